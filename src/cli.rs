@@ -1,0 +1,186 @@
+//! Command-line interface (clap): parses arguments and runs one subcommand.
+//!
+//! Results go to stdout; progress and errors go to stderr. Every error is one line naming the
+//! offending input, and the exit code is non-zero.
+
+use cairn::board::Position;
+use cairn::movegen::perft_divide;
+use cairn::notation::{parse_file, parse_move, replay_any, tps, Tps};
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// Cairn, a Tak engine for every board size from 3x3 to 8x8.
+#[derive(Parser)]
+#[command(name = "cairn", version, about, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Count the leaves of the legal move tree, depth by depth (perft).
+    #[command(after_help = "Examples:\n  \
+        cairn perft --size 6 --depth 5\n  \
+        cairn perft --tps \"x5/x2,2S,x2/x2,121,x2/x5/x5 1 4\" --depth 3 --divide\n  \
+        cairn perft --size 5 --moves \"a1 e5 c3\" --depth 4 --threads 2")]
+    Perft(PerftArgs),
+    /// Replay every game of a PTN file by the rules and print its final TPS and result.
+    #[command(
+        after_help = "Prints one line per game: <final TPS><TAB><result>, where the result \
+        is R-0, 0-R, F-0, 0-F, 1/2-1/2, or * if the game is unfinished.\n\n\
+        Example:\n  cairn replay game.ptn"
+    )]
+    Replay {
+        /// The PTN file.
+        file: PathBuf,
+    },
+}
+
+#[derive(Args)]
+struct PerftArgs {
+    /// Board size (3-8), used when no --tps is given.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    size: u8,
+    /// Start from this TPS instead of the empty board.
+    #[arg(long)]
+    tps: Option<String>,
+    /// Plies to play first, in PTN, separated by spaces.
+    #[arg(long)]
+    moves: Option<String>,
+    /// Deepest depth to count; every depth from 1 up is printed.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    depth: u32,
+    /// Also print the leaf count below each root move at the deepest depth.
+    #[arg(long)]
+    divide: bool,
+    /// Threads; the root moves are split between them.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run() -> i32 {
+    let cli = Cli::parse();
+    let outcome = match cli.command {
+        Some(Command::Perft(args)) => perft(&args),
+        Some(Command::Replay { file }) => replay(&file),
+        None => {
+            use clap::CommandFactory;
+            let _ = Cli::command().print_help();
+            Err("no subcommand given".to_string())
+        }
+    };
+    match outcome {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("error: {message}");
+            1
+        }
+    }
+}
+
+fn perft(args: &PerftArgs) -> Result<(), String> {
+    let size = match &args.tps {
+        Some(text) => {
+            let tps: Tps = text.parse().map_err(|e| format!("--tps \"{text}\": {e}"))?;
+            if args.size != 6 && tps.size != args.size as usize {
+                return Err(format!(
+                    "--size {} does not match the {}x{} --tps",
+                    args.size, tps.size, tps.size
+                ));
+            }
+            tps.size
+        }
+        None => args.size as usize,
+    };
+    cairn::with_size!(size, |N| perft_sized::<N>(args), else Err(format!("unsupported size {size}")))
+}
+
+fn perft_sized<const N: usize>(args: &PerftArgs) -> Result<(), String> {
+    let mut pos = match &args.tps {
+        Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
+        None => Position::<N>::start(),
+    };
+    for (i, text) in args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .enumerate()
+    {
+        if let Some(result) = pos.result() {
+            return Err(format!(
+                "--moves ply {} `{text}`: the game already ended {result}",
+                i + 1
+            ));
+        }
+        let mv = parse_move(&pos, text).map_err(|e| format!("--moves ply {}: {e}", i + 1))?;
+        pos.make(mv);
+    }
+    let threads = args.threads as usize;
+    for depth in 1..=args.depth {
+        let started = Instant::now();
+        let last_report = Mutex::new(started);
+        let progress = |done: usize, total: usize| {
+            let mut last = last_report.lock().expect("progress lock");
+            if last.elapsed() >= Duration::from_secs(1) {
+                *last = Instant::now();
+                eprintln!(
+                    "perft {depth}: {done}/{total} root moves, {:.1} s",
+                    started.elapsed().as_secs_f64()
+                );
+            }
+        };
+        let divided = perft_divide(&pos, depth, threads, progress);
+        let leaves: u64 = divided.iter().map(|&(_, n)| n).sum();
+        let secs = started.elapsed().as_secs_f64();
+        if args.divide && depth == args.depth {
+            for (mv, n) in &divided {
+                println!("{} {n}", mv.ptn::<N>());
+            }
+        }
+        println!(
+            "perft {depth} {leaves} {secs:.3} s {:.1} Mnps",
+            leaves as f64 / secs.max(1e-9) / 1e6
+        );
+    }
+    Ok(())
+}
+
+fn replay(file: &PathBuf) -> Result<(), String> {
+    let name = file.display();
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+    let games = parse_file(&text).map_err(|e| format!("{name}: {e}"))?;
+    if games.is_empty() {
+        return Err(format!("{name}: no game found"));
+    }
+    let mut failed = 0;
+    for (i, game) in games.iter().enumerate() {
+        match replay_any(game) {
+            Ok((tps, result)) => {
+                if let (Some(declared), Some(reached)) = (game.result.as_deref(), result) {
+                    if declared != reached.ptn() {
+                        log::warn!(
+                            "{name}: game {} says {declared}, the rules give {reached}",
+                            i + 1
+                        );
+                    }
+                }
+                println!("{tps}\t{}", result.map_or("*", |r| r.ptn()));
+            }
+            Err(e) => {
+                eprintln!("error: {name}: game {}: {e}", i + 1);
+                failed += 1;
+            }
+        }
+    }
+    match failed {
+        0 => Ok(()),
+        n => Err(format!(
+            "{name}: {n} of {} games could not be replayed",
+            games.len()
+        )),
+    }
+}

@@ -1,0 +1,9 @@
+//! The `cairn` binary: command-line front end to the library.
+
+mod cli;
+
+fn main() {
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    let code = cli::run();
+    std::process::exit(code);
+}

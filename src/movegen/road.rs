@@ -1,0 +1,124 @@
+//! Road in one: can the side to move complete a road with a single move?
+//!
+//! The search asks this at every node, so it avoids generating moves:
+//! 1. **Placements.** Flood the mover's road pieces from each edge. An empty square completes a
+//!    road if it touches (or lies on) both edges of a pair through those floods.
+//! 2. **Spreads.** A spread changes only its origin and the squares it covers, a straight
+//!    segment. Even if every square of that segment became the mover's, a road would have to run
+//!    through it, so the segment must touch (or border a flood from) both edges of a pair. Only
+//!    stacks and directions that pass this test have their drop patterns simulated exactly, on
+//!    the top-piece bitboard alone, without making the move.
+//!
+//! A move that completes the mover's road wins even if it also completes the opponent's.
+
+use super::spread;
+use crate::board::{Direction, Geo, Move, Position, Role, Square};
+
+impl<const N: usize> Position<N> {
+    /// Whether the side to move can complete a road in one ply.
+    #[inline]
+    pub fn can_win_in_one(&self) -> bool {
+        self.winning_move().is_some()
+    }
+
+    /// A move that completes a road for the side to move, if there is one (placements first).
+    pub fn winning_move(&self) -> Option<Move> {
+        if self.is_opening() {
+            // Opening placements are the opponent's colour and there are no spreads.
+            return None;
+        }
+        let me = self.side_to_move();
+        let road = self.road_pieces(me).0;
+        let south = Geo::<N>::flood(Geo::<N>::SOUTH, road);
+        let north = Geo::<N>::flood(Geo::<N>::NORTH, road);
+        let west = Geo::<N>::flood(Geo::<N>::WEST, road);
+        let east = Geo::<N>::flood(Geo::<N>::EAST, road);
+        let joins = |seg: u64| {
+            let near = Geo::<N>::dilate(seg);
+            let touches = |edge: u64, flood: u64| seg & edge != 0 || near & flood != 0;
+            (touches(Geo::<N>::SOUTH, south) && touches(Geo::<N>::NORTH, north))
+                || (touches(Geo::<N>::WEST, west) && touches(Geo::<N>::EAST, east))
+        };
+
+        let role = if self.stones_left(me) > 0 {
+            Some(Role::Flat)
+        } else if self.caps_left(me) > 0 {
+            Some(Role::Cap)
+        } else {
+            None
+        };
+        if let Some(role) = role {
+            let ns = (Geo::<N>::dilate(south) | Geo::<N>::SOUTH)
+                & (Geo::<N>::dilate(north) | Geo::<N>::NORTH);
+            let we = (Geo::<N>::dilate(west) | Geo::<N>::WEST)
+                & (Geo::<N>::dilate(east) | Geo::<N>::EAST);
+            let winning = (ns | we) & self.empty().0;
+            if winning != 0 {
+                return Some(Move::place(Square(winning.trailing_zeros() as u8), role));
+            }
+        }
+
+        for sq in self.controlled(me) {
+            let carry = self.carry_limit(sq);
+            let is_cap = self.caps().contains(sq);
+            for dir in Direction::ALL {
+                let (distance, wall_next) = self.reach(sq, dir);
+                let crush = is_cap && wall_next;
+                let steps = distance + crush as usize;
+                if steps == 0 || !joins(Self::segment(sq, dir, steps).0 | 1 << sq.0) {
+                    continue;
+                }
+                let mut masks = spread::normal(carry, distance).iter();
+                let crushes = if crush {
+                    spread::crush(carry, distance)
+                } else {
+                    &[]
+                };
+                if let Some(&mask) = masks
+                    .by_ref()
+                    .chain(crushes)
+                    .find(|&&mask| self.spread_completes_road(sq, dir, mask, road))
+                {
+                    return Some(Move::spread(sq, dir, mask));
+                }
+            }
+        }
+        None
+    }
+
+    /// Whether the spread leaves the mover with a road, judged on the top pieces alone.
+    #[inline]
+    fn spread_completes_road(&self, sq: Square, dir: Direction, mask: u8, road: u64) -> bool {
+        let me = self.side_to_move() as u32;
+        let mask = mask as u32;
+        let carry = 32 - mask.leading_zeros();
+        let height = self.height(sq) as u32;
+        let rest = height - carry;
+        let pile = self.pile_bits(sq, rest, carry);
+        let moving_wall = self.walls().contains(sq);
+
+        let mut road = road;
+        let mut mark = |at: usize, mine: bool| {
+            if mine {
+                road |= 1 << at;
+            } else {
+                road &= !(1 << at);
+            }
+        };
+        mark(
+            sq.index(),
+            rest > 0 && self.color_at(sq, rest as usize - 1) as u32 == me,
+        );
+        let mut at = sq.index() as isize;
+        let mut left = mask;
+        while left != 0 {
+            let total = left.trailing_zeros() + 1;
+            left &= left - 1;
+            at += dir.offset::<N>();
+            let top = (pile >> (total - 1)) & 1;
+            let wall_on_top = left == 0 && moving_wall;
+            mark(at as usize, top == me && !wall_on_top);
+        }
+        Geo::<N>::connects_edges(road)
+    }
+}
