@@ -342,8 +342,10 @@ impl<const N: usize> Position<N> {
         out
     }
 
-    /// The position with every piece's colour swapped and the other player to move. Komi is
-    /// negated so that flat-count results swap too; the opening state is kept.
+    /// The position with every piece's colour swapped and the other player to move (the ply
+    /// moves by one). Komi is negated so that flat-count results swap too. Outside the opening
+    /// this is the mirror-image position; within it (ply 0 or 1) the number of swap plies left
+    /// changes, so the two are not equivalent there.
     pub fn color_swapped(&self) -> Self {
         let mut out = Self::empty_at_ply(self.ply ^ 1);
         out.half_komi = self.half_komi.saturating_neg();

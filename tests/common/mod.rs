@@ -1,0 +1,119 @@
+//! Shared test helpers: a seeded xorshift generator, random playouts and the perft tables.
+#![allow(dead_code)]
+
+use cairn::board::Position;
+use cairn::movegen::MoveList;
+
+/// A small deterministic generator (xorshift64*), so tests need no extra crate.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// Plays one random game from the start, calling `visit` on every position before its move
+/// (including the final one, finished or not). Spreads are favoured so that stacks grow tall.
+pub fn playout<const N: usize>(rng: &mut Rng, max_plies: usize, mut visit: impl FnMut(&Position<N>)) {
+    let mut pos = Position::<N>::start();
+    let mut moves = MoveList::new();
+    for _ in 0..max_plies {
+        visit(&pos);
+        if pos.is_over() {
+            return;
+        }
+        moves.clear();
+        pos.generate_moves(&mut moves);
+        let spreads: Vec<_> = moves.iter().filter(|m| !m.is_placement()).copied().collect();
+        let mv = if !spreads.is_empty() && rng.below(3) > 0 {
+            spreads[rng.below(spreads.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        pos.make(mv);
+    }
+    visit(&pos);
+}
+
+/// Positions visited by `games` random playouts of up to `max_plies` plies each.
+pub fn random_positions<const N: usize>(seed: u64, games: usize, max_plies: usize) -> Vec<Position<N>> {
+    let mut rng = Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        playout::<N>(&mut rng, max_plies, |p| out.push(p.clone()));
+    }
+    out
+}
+
+/// One row of a perft table.
+pub struct PerftRow {
+    pub size: usize,
+    pub tps: String,
+    pub counts: Vec<u64>,
+    pub line: usize,
+}
+
+/// Reads a perft table (`size<TAB>tps<TAB>counts<TAB>source`, `#` comments) from tests/data.
+pub fn perft_rows(file: &str) -> Vec<PerftRow> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file);
+    let text = std::fs::read_to_string(&path).expect("perft table in tests/data");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(|(i, l)| {
+            let fields: Vec<&str> = l.split('\t').collect();
+            PerftRow {
+                size: fields[0].parse().expect("size"),
+                tps: fields[1].to_string(),
+                counts: fields[2].split(',').map(|c| c.parse().expect("count")).collect(),
+                line: i + 1,
+            }
+        })
+        .collect()
+}
+
+/// A random legal-looking board: each square empty or a random stack (mostly flats on top),
+/// retried until the reserves allow it, with a random side to move after the opening. Such
+/// boards are full of near-roads, tall stacks, walls and capstones.
+pub fn random_board<const N: usize>(rng: &mut Rng) -> Position<N> {
+    loop {
+        let mut rows = Vec::new();
+        for _ in 0..N {
+            let cells: Vec<String> = (0..N)
+                .map(|_| {
+                    if rng.below(10) < 3 {
+                        return "x".to_string();
+                    }
+                    let tall = rng.below(4) == 0;
+                    let height = 1 + rng.below(if tall { 7 } else { 2 });
+                    let mut s: String = (0..height)
+                        .map(|_| if rng.below(2) == 0 { '1' } else { '2' })
+                        .collect();
+                    match rng.below(12) {
+                        0 | 1 => s.push('S'),
+                        2 => s.push('C'),
+                        _ => {}
+                    }
+                    s
+                })
+                .collect();
+            rows.push(cells.join(","));
+        }
+        let text = format!("{} {} {}", rows.join("/"), 1 + rng.below(2), 2 + rng.below(30));
+        if let Ok(pos) = cairn::notation::tps::parse::<N>(&text) {
+            return pos;
+        }
+    }
+}

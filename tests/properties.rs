@@ -1,0 +1,171 @@
+//! Randomised properties of the rules core, over seeded random playouts on every size:
+//! - `unmake` restores the position exactly and the incremental hash equals a fresh one;
+//! - bulk counting, generation and the legality check agree, with no duplicate moves;
+//! - road-in-one detection agrees with trying every move;
+//! - perft, road-in-one and results are unchanged by the 8 board symmetries and colour swap.
+
+mod common;
+
+use cairn::board::{Color, GameResult, Move, Position};
+use cairn::movegen::perft;
+use cairn::notation::tps;
+use common::{perft_rows, random_positions, Rng};
+
+fn for_all_sizes(f: &dyn Fn(usize)) {
+    for size in 3..=8 {
+        f(size);
+    }
+}
+
+fn make_unmake<const N: usize>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let boards: Vec<Position<N>> = (0..300).map(|_| common::random_board::<N>(&mut rng)).collect();
+    for pos in random_positions::<N>(seed, 30, 150).into_iter().chain(boards) {
+        assert_eq!(pos.hash(), pos.compute_hash(), "{pos:?}");
+        let mut work = pos.clone();
+        for mv in pos.legal_moves() {
+            let undo = work.make(mv);
+            assert_eq!(work.hash(), work.compute_hash(), "after {} in {pos:?}", mv.ptn::<N>());
+            assert_eq!(work.ply(), pos.ply() + 1);
+            work.unmake(mv, undo);
+            assert_eq!(work, pos, "unmake {} in {pos:?}", mv.ptn::<N>());
+        }
+    }
+}
+
+#[test]
+fn unmake_restores_and_hash_is_incremental() {
+    for_all_sizes(&|size| {
+        cairn::with_size!(size, |N| make_unmake::<N>(size as u64), else unreachable!())
+    });
+}
+
+fn generation_agrees<const N: usize>(seed: u64) {
+    let mut rng = Rng::new(seed ^ 0xABCD);
+    let mut positions = 0;
+    let boards: Vec<Position<N>> = (0..500).map(|_| common::random_board::<N>(&mut rng)).collect();
+    for pos in random_positions::<N>(seed, 30, 150).into_iter().chain(boards) {
+        positions += 1;
+        let mut moves: Vec<Move> = pos.legal_moves().into_vec();
+        assert_eq!(pos.count_moves(), moves.len() as u64, "{pos:?}");
+        for &mv in &moves {
+            assert_eq!(pos.check_legal(mv), Ok(()), "{} in {pos:?}", mv.ptn::<N>());
+        }
+        moves.sort();
+        let before = moves.len();
+        moves.dedup();
+        assert_eq!(before, moves.len(), "duplicate moves in {pos:?}");
+        // Random packed moves, and generated moves with a mutated field, are legal exactly
+        // when generation lists them.
+        for i in 0..64 {
+            let bits = if i % 2 == 0 || moves.is_empty() {
+                rng.next() as u32 & 0x3ffff
+            } else {
+                moves[rng.below(moves.len())].bits() ^ (1 << rng.below(18))
+            };
+            if let Some(mv) = Move::from_bits(bits) {
+                let listed = moves.binary_search(&mv).is_ok();
+                assert_eq!(pos.is_legal(mv), listed, "{mv:?} in {pos:?}");
+            }
+        }
+    }
+    assert!(positions > 100);
+}
+
+#[test]
+fn count_generate_and_check_agree() {
+    for_all_sizes(&|size| {
+        cairn::with_size!(size, |N| generation_agrees::<N>(100 + size as u64), else unreachable!())
+    });
+}
+
+fn road_in_one<const N: usize>(seed: u64) -> (usize, usize) {
+    let (mut wins, mut spread_wins) = (0, 0);
+    let mut rng = Rng::new(seed);
+    let boards: Vec<Position<N>> = (0..3000).map(|_| common::random_board::<N>(&mut rng)).collect();
+    for pos in random_positions::<N>(seed, 60, 200).into_iter().chain(boards) {
+        if pos.is_over() {
+            continue;
+        }
+        let me = pos.side_to_move();
+        let mut work = pos.clone();
+        let brute = pos.legal_moves().into_iter().any(|mv| {
+            let undo = work.make(mv);
+            let wins = work.has_road(me);
+            work.unmake(mv, undo);
+            wins
+        });
+        let found = pos.winning_move();
+        assert_eq!(found.is_some(), brute, "road in one in {pos:?}");
+        if let Some(mv) = found {
+            wins += 1;
+            spread_wins += !mv.is_placement() as usize;
+            assert!(pos.is_legal(mv));
+            work.make(mv);
+            assert_eq!(work.result(), Some(GameResult::Road(me)), "{}", mv.ptn::<N>());
+        }
+    }
+    (wins, spread_wins)
+}
+
+#[test]
+fn road_in_one_matches_brute_force() {
+    for_all_sizes(&|size| {
+        let (wins, spread_wins) =
+            cairn::with_size!(size, |N| road_in_one::<N>(200 + size as u64), else unreachable!());
+        // Enough winning positions, some winnable only by a spread, for the check to mean something.
+        assert!(wins >= 100 && spread_wins >= 20, "size {size}: {wins} wins, {spread_wins} by spreads");
+    });
+}
+
+fn symmetric<const N: usize>(pos: &Position<N>, depth: u32) {
+    let mut base = pos.clone();
+    let expected = perft(&mut base, depth);
+    let wins = pos.can_win_in_one();
+    let result = pos.result();
+    // In the opening a colour swap changes how many swap plies remain, so it is skipped there.
+    for swap in [false, true].into_iter().filter(|&s| !s || !pos.is_opening()) {
+        let coloured = if swap { pos.color_swapped() } else { pos.clone() };
+        for symmetry in 0..8 {
+            let mut t = coloured.transformed(symmetry);
+            assert_eq!(t.hash(), t.compute_hash());
+            assert_eq!(perft(&mut t, depth), expected, "{pos:?} sym {symmetry} swap {swap}");
+            assert_eq!(t.can_win_in_one(), wins, "{pos:?} sym {symmetry} swap {swap}");
+            let swapped = result.map(|r| match r {
+                GameResult::Road(c) if swap => GameResult::Road(!c),
+                GameResult::Flats(c) if swap => GameResult::Flats(!c),
+                r => r,
+            });
+            assert_eq!(t.result(), swapped, "{pos:?} sym {symmetry} swap {swap}");
+        }
+    }
+}
+
+#[test]
+fn symmetries_and_color_swap_preserve_perft() {
+    for row in perft_rows("perft.tsv") {
+        let depth = row.counts.iter().take_while(|&&n| n < 300_000).count().max(1) as u32;
+        cairn::with_size!(row.size, |N| {
+            symmetric(&tps::parse::<N>(&row.tps).unwrap(), depth)
+        }, else unreachable!());
+    }
+    for_all_sizes(&|size| {
+        cairn::with_size!(size, |N| {
+            for (i, pos) in random_positions::<N>(300 + size as u64, 6, 120).iter().enumerate() {
+                if i % 7 == 0 {
+                    symmetric(pos, 2);
+                }
+            }
+        }, else unreachable!())
+    });
+}
+
+/// Colour swap keeps the opening state and flips the side to move.
+#[test]
+fn color_swap_flips_the_side_to_move() {
+    let pos = tps::parse::<5>("x4,1/x5/x5/x5/2,x4 1 2").unwrap();
+    let swapped = pos.color_swapped();
+    assert_eq!(swapped.side_to_move(), Color::Black);
+    assert_eq!(tps::to_tps(&swapped), "x4,2/x5/x5/x5/1,x4 2 2");
+    assert_eq!(swapped.color_swapped(), pos);
+}
