@@ -54,6 +54,34 @@ struct Tables {
     crush: [[(u16, u16); MAX_DISTANCE + 1]; MAX_CARRY + 1],
 }
 
+const fn qualifies(mask: u32, carry: usize, distance: usize, crush: bool) -> bool {
+    if crush {
+        is_crush(mask, carry, distance)
+    } else {
+        is_normal(mask, carry, distance)
+    }
+}
+
+/// Appends the masks of one list at `at`; returns `(start, len)` and the next free index.
+const fn append(
+    t: &mut Tables,
+    at: usize,
+    carry: usize,
+    distance: usize,
+    crush: bool,
+) -> ((u16, u16), usize) {
+    let mut end = at;
+    let mut mask = 1;
+    while mask < 256 {
+        if qualifies(mask, carry, distance, crush) {
+            t.masks[end] = mask as u8;
+            end += 1;
+        }
+        mask += 1;
+    }
+    ((at as u16, (end - at) as u16), end)
+}
+
 const fn build() -> Tables {
     let mut t = Tables {
         masks: [0; TOTAL],
@@ -65,26 +93,11 @@ const fn build() -> Tables {
     while c <= MAX_CARRY {
         let mut d = 0;
         while d <= MAX_DISTANCE {
-            let start = at;
-            let mut mask = 1;
-            while mask < 256 {
-                if is_normal(mask, c, d) {
-                    t.masks[at] = mask as u8;
-                    at += 1;
-                }
-                mask += 1;
-            }
-            t.normal[c][d] = (start as u16, (at - start) as u16);
-            let start = at;
-            let mut mask = 1;
-            while mask < 256 {
-                if is_crush(mask, c, d) {
-                    t.masks[at] = mask as u8;
-                    at += 1;
-                }
-                mask += 1;
-            }
-            t.crush[c][d] = (start as u16, (at - start) as u16);
+            let (range, next) = append(&mut t, at, c, d, false);
+            t.normal[c][d] = range;
+            let (range, next) = append(&mut t, next, c, d, true);
+            t.crush[c][d] = range;
+            at = next;
             d += 1;
         }
         c += 1;

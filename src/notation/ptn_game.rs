@@ -265,6 +265,13 @@ pub enum ReplayError {
     Komi(String),
     /// The `TPS` tag is not a valid position.
     Tps(TpsError),
+    /// A tag asks for a variant Cairn does not play (custom reserves, no opening swap).
+    Variant {
+        /// The tag.
+        tag: String,
+        /// Its value.
+        value: String,
+    },
     /// A ply cannot be played.
     Ply {
         /// 1-based ply index within the game.
@@ -300,6 +307,11 @@ impl fmt::Display for ReplayError {
             }
             ReplayError::Komi(k) => write!(f, "bad Komi tag `{k}`: expected a multiple of 0.5"),
             ReplayError::Tps(e) => write!(f, "bad TPS tag: {e}"),
+            ReplayError::Variant { tag, value } => write!(
+                f,
+                "[{tag} \"{value}\"] asks for a variant Cairn does not play \
+                 (standard reserves and the opening swap only)"
+            ),
             ReplayError::Ply {
                 ply,
                 label,
@@ -371,6 +383,26 @@ impl PtnGame {
         Ok(half as i8)
     }
 
+    /// Rejects tags that change the rules at an `N`×`N` size: custom reserves (`Flats`, `Caps`,
+    /// `Flats1`, ...) that differ from the standard ones, and `Opening` other than `swap`.
+    fn check_variant<const N: usize>(&self) -> Result<(), ReplayError> {
+        for (tag, value) in &self.tags {
+            let standard = match tag.to_ascii_lowercase().as_str() {
+                "flats" | "flats1" | "flats2" => Position::<N>::STONES.to_string(),
+                "caps" | "caps1" | "caps2" => Position::<N>::CAPSTONES.to_string(),
+                "opening" => "swap".to_string(),
+                _ => continue,
+            };
+            if !value.trim().eq_ignore_ascii_case(&standard) {
+                return Err(ReplayError::Variant {
+                    tag: tag.clone(),
+                    value: value.clone(),
+                });
+            }
+        }
+        Ok(())
+    }
+
     /// The move number label of ply `index` (0-based): `N.` for White, `N...` for Black.
     fn label(&self, first_ply: u32, index: usize) -> String {
         let ply = first_ply as usize + index;
@@ -436,6 +468,7 @@ pub struct Replayed<const N: usize> {
 
 /// Replays a game on an `N`×`N` board, checking every ply.
 pub fn replay<const N: usize>(game: &PtnGame) -> Result<Replayed<N>, ReplayError> {
+    game.check_variant::<N>()?;
     let mut start = match game.start_tps()? {
         Some(tps) => tps.to_position::<N>().map_err(ReplayError::Tps)?,
         None => Position::<N>::start(),
