@@ -5,9 +5,10 @@
 //!    road if it touches (or lies on) both edges of a pair through those floods.
 //! 2. **Spreads.** A spread changes only its origin and the squares it covers, a straight
 //!    segment. Even if every square of that segment became the mover's, a road would have to run
-//!    through it, so the segment must touch (or border a flood from) both edges of a pair. Only
-//!    stacks and directions that pass this test have their drop patterns simulated exactly, on
-//!    the top-piece bitboard alone, without making the move.
+//!    through it, so the segment must touch (or border a flood from) both edges of a pair. The
+//!    test is repeated for each distance a spread can travel, as a pattern covering `j` squares
+//!    changes only the first `j`. Only the patterns that pass have their outcome simulated
+//!    exactly, on the top-piece bitboard alone, without making the move.
 //!
 //! A move that completes the mover's road wins even if it also completes the opponent's.
 
@@ -65,8 +66,17 @@ impl<const N: usize> Position<N> {
                 let (distance, wall_next) = self.reach(sq, dir);
                 let crush = is_cap && wall_next;
                 let steps = distance + crush as usize;
-                if steps == 0 || !joins(Self::segment(sq, dir, steps).0 | 1 << sq.0) {
+                let origin = 1u64 << sq.0;
+                if steps == 0 || !joins(Self::segment(sq, dir, steps).0 | origin) {
                     continue;
+                }
+                // Patterns covering `j` squares change only the first `j`: keep the distances
+                // whose shorter segment could still complete a road.
+                let mut distances = 1u32 << steps;
+                for j in 1..steps {
+                    if joins(Self::segment(sq, dir, j).0 | origin) {
+                        distances |= 1 << j;
+                    }
                 }
                 let mut masks = spread::normal(carry, distance).iter();
                 let crushes = if crush {
@@ -74,11 +84,10 @@ impl<const N: usize> Position<N> {
                 } else {
                     &[]
                 };
-                if let Some(&mask) = masks
-                    .by_ref()
-                    .chain(crushes)
-                    .find(|&&mask| self.spread_completes_road(sq, dir, mask, road))
-                {
+                if let Some(&mask) = masks.by_ref().chain(crushes).find(|&&mask| {
+                    distances >> mask.count_ones() & 1 != 0
+                        && self.spread_completes_road(sq, dir, mask, road)
+                }) {
                     return Some(Move::spread(sq, dir, mask));
                 }
             }
