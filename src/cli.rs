@@ -12,6 +12,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Cairn, a Tak engine for every board size from 3x3 to 8x8.
+///
+/// With no subcommand Cairn speaks TEI on stdin/stdout, as GUIs and match runners expect.
 #[derive(Parser)]
 #[command(name = "cairn", version, about, propagate_version = true)]
 struct Cli {
@@ -21,12 +23,27 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Speak TEI on stdin/stdout (what GUIs and racetrack launch; also the default).
+    #[command(
+        after_help = "Example session:\n  tei\n  teinewgame 6\n  position startpos moves a1 f6\n  go movetime 1000\n  quit"
+    )]
+    Tei,
     /// Count the leaves of the legal move tree, depth by depth (perft).
     #[command(after_help = "Examples:\n  \
         cairn perft --size 6 --depth 5\n  \
         cairn perft --tps \"x5/x2,2S,x2/x2,121,x2/x5/x5 1 4\" --depth 3 --divide\n  \
         cairn perft --size 5 --moves \"a1 e5 c3\" --depth 4 --threads 2")]
     Perft(PerftArgs),
+    /// Search the fixed bench positions at a fixed depth on one thread: the search fingerprint.
+    #[command(
+        after_help = "Prints the nodes of each position, then `<total> nodes <nps> nps`.\n\n\
+        Example:\n  cairn bench\n  cairn bench --depth 5"
+    )]
+    Bench {
+        /// Search depth.
+        #[arg(long, default_value_t = cairn::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+        depth: u32,
+    },
     /// Replay every game of a PTN file by the rules and print its final TPS and result.
     #[command(
         after_help = "Prints one line per game: <final TPS><TAB><result>, where the result \
@@ -67,10 +84,13 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        None => {
-            use clap::CommandFactory;
-            let _ = Cli::command().print_help();
-            Err("no subcommand given".to_string())
+        Some(Command::Bench { depth }) => {
+            bench(depth);
+            Ok(())
+        }
+        None | Some(Command::Tei) => {
+            cairn::tei::run();
+            Ok(())
         }
     };
     match outcome {
@@ -183,4 +203,18 @@ fn replay(file: &PathBuf) -> Result<(), String> {
             games.len()
         )),
     }
+}
+
+fn bench(depth: u32) {
+    let (lines, secs) = cairn::bench::run(depth, |line| {
+        println!(
+            "{:>12} {:>2}x{} {:<8} {}",
+            line.nodes, line.size, line.size, line.best, line.tps
+        );
+    });
+    let total: u64 = lines.iter().map(|l| l.nodes).sum();
+    println!(
+        "{total} nodes {} nps",
+        (total as f64 / secs.max(1e-9)) as u64
+    );
 }

@@ -22,9 +22,14 @@
 //! assert_eq!(tps::to_tps(&pos), "x5/x5/x2,2,x2/x5/x5 2 1");
 //! ```
 
+pub mod bench;
 pub mod board;
+pub mod engine;
+pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod search;
+pub mod tei;
 
 /// Runs `$body` with `$n` bound to a board size known at compile time, chosen from the runtime
 /// value `$size`; evaluates `$other` for a size Cairn does not play.

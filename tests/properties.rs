@@ -19,13 +19,23 @@ fn for_all_sizes(f: &dyn Fn(usize)) {
 
 fn make_unmake<const N: usize>(seed: u64) {
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..300).map(|_| common::random_board::<N>(&mut rng)).collect();
-    for pos in random_positions::<N>(seed, 30, 150).into_iter().chain(boards) {
+    let boards: Vec<Position<N>> = (0..300)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    for pos in random_positions::<N>(seed, 30, 150)
+        .into_iter()
+        .chain(boards)
+    {
         assert_eq!(pos.hash(), pos.compute_hash(), "{pos:?}");
         let mut work = pos.clone();
         for mv in pos.legal_moves() {
             let undo = work.make(mv);
-            assert_eq!(work.hash(), work.compute_hash(), "after {} in {pos:?}", mv.ptn::<N>());
+            assert_eq!(
+                work.hash(),
+                work.compute_hash(),
+                "after {} in {pos:?}",
+                mv.ptn::<N>()
+            );
             assert_eq!(work.ply(), pos.ply() + 1);
             work.unmake(mv, undo);
             assert_eq!(work, pos, "unmake {} in {pos:?}", mv.ptn::<N>());
@@ -35,16 +45,21 @@ fn make_unmake<const N: usize>(seed: u64) {
 
 #[test]
 fn unmake_restores_and_hash_is_incremental() {
-    for_all_sizes(&|size| {
-        cairn::with_size!(size, |N| make_unmake::<N>(size as u64), else unreachable!())
-    });
+    for_all_sizes(
+        &|size| cairn::with_size!(size, |N| make_unmake::<N>(size as u64), else unreachable!()),
+    );
 }
 
 fn generation_agrees<const N: usize>(seed: u64) {
     let mut rng = Rng::new(seed ^ 0xABCD);
     let mut positions = 0;
-    let boards: Vec<Position<N>> = (0..500).map(|_| common::random_board::<N>(&mut rng)).collect();
-    for pos in random_positions::<N>(seed, 30, 150).into_iter().chain(boards) {
+    let boards: Vec<Position<N>> = (0..500)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    for pos in random_positions::<N>(seed, 30, 150)
+        .into_iter()
+        .chain(boards)
+    {
         positions += 1;
         let mut moves: Vec<Move> = pos.legal_moves().into_vec();
         assert_eq!(pos.count_moves(), moves.len() as u64, "{pos:?}");
@@ -74,16 +89,21 @@ fn generation_agrees<const N: usize>(seed: u64) {
 
 #[test]
 fn count_generate_and_check_agree() {
-    for_all_sizes(&|size| {
-        cairn::with_size!(size, |N| generation_agrees::<N>(100 + size as u64), else unreachable!())
-    });
+    for_all_sizes(
+        &|size| cairn::with_size!(size, |N| generation_agrees::<N>(100 + size as u64), else unreachable!()),
+    );
 }
 
 fn road_in_one<const N: usize>(seed: u64) -> (usize, usize) {
     let (mut wins, mut spread_wins) = (0, 0);
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..3000).map(|_| common::random_board::<N>(&mut rng)).collect();
-    for pos in random_positions::<N>(seed, 60, 200).into_iter().chain(boards) {
+    let boards: Vec<Position<N>> = (0..3000)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    for pos in random_positions::<N>(seed, 60, 200)
+        .into_iter()
+        .chain(boards)
+    {
         if pos.is_over() {
             continue;
         }
@@ -102,7 +122,12 @@ fn road_in_one<const N: usize>(seed: u64) -> (usize, usize) {
             spread_wins += !mv.is_placement() as usize;
             assert!(pos.is_legal(mv));
             work.make(mv);
-            assert_eq!(work.result(), Some(GameResult::Road(me)), "{}", mv.ptn::<N>());
+            assert_eq!(
+                work.result(),
+                Some(GameResult::Road(me)),
+                "{}",
+                mv.ptn::<N>()
+            );
         }
     }
     (wins, spread_wins)
@@ -114,7 +139,10 @@ fn road_in_one_matches_brute_force() {
         let (wins, spread_wins) =
             cairn::with_size!(size, |N| road_in_one::<N>(200 + size as u64), else unreachable!());
         // Enough winning positions, some winnable only by a spread, for the check to mean something.
-        assert!(wins >= 100 && spread_wins >= 20, "size {size}: {wins} wins, {spread_wins} by spreads");
+        assert!(
+            wins >= 100 && spread_wins >= 20,
+            "size {size}: {wins} wins, {spread_wins} by spreads"
+        );
     });
 }
 
@@ -124,13 +152,28 @@ fn symmetric<const N: usize>(pos: &Position<N>, depth: u32) {
     let wins = pos.can_win_in_one();
     let result = pos.result();
     // In the opening a colour swap changes how many swap plies remain, so it is skipped there.
-    for swap in [false, true].into_iter().filter(|&s| !s || !pos.is_opening()) {
-        let coloured = if swap { pos.color_swapped() } else { pos.clone() };
+    for swap in [false, true]
+        .into_iter()
+        .filter(|&s| !s || !pos.is_opening())
+    {
+        let coloured = if swap {
+            pos.color_swapped()
+        } else {
+            pos.clone()
+        };
         for symmetry in 0..8 {
             let mut t = coloured.transformed(symmetry);
             assert_eq!(t.hash(), t.compute_hash());
-            assert_eq!(perft(&mut t, depth), expected, "{pos:?} sym {symmetry} swap {swap}");
-            assert_eq!(t.can_win_in_one(), wins, "{pos:?} sym {symmetry} swap {swap}");
+            assert_eq!(
+                perft(&mut t, depth),
+                expected,
+                "{pos:?} sym {symmetry} swap {swap}"
+            );
+            assert_eq!(
+                t.can_win_in_one(),
+                wins,
+                "{pos:?} sym {symmetry} swap {swap}"
+            );
             let swapped = result.map(|r| match r {
                 GameResult::Road(c) if swap => GameResult::Road(!c),
                 GameResult::Flats(c) if swap => GameResult::Flats(!c),
@@ -144,7 +187,12 @@ fn symmetric<const N: usize>(pos: &Position<N>, depth: u32) {
 #[test]
 fn symmetries_and_color_swap_preserve_perft() {
     for row in perft_rows("perft.tsv") {
-        let depth = row.counts.iter().take_while(|&&n| n < 300_000).count().max(1) as u32;
+        let depth = row
+            .counts
+            .iter()
+            .take_while(|&&n| n < 300_000)
+            .count()
+            .max(1) as u32;
         cairn::with_size!(row.size, |N| {
             symmetric(&tps::parse::<N>(&row.tps).unwrap(), depth)
         }, else unreachable!());

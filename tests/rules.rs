@@ -48,7 +48,10 @@ fn opening_swap_follows_the_move_number() {
     let pos = tps::parse::<5>("x4,1/x5/x5/x5/2,x4 1 1").unwrap();
     assert!(pos.is_opening());
     assert_eq!(pos.count_moves(), 23);
-    assert!(pos.legal_moves().iter().all(|m| m.role() == Some(Role::Flat)));
+    assert!(pos
+        .legal_moves()
+        .iter()
+        .all(|m| m.role() == Some(Role::Flat)));
 }
 
 #[test]
@@ -81,7 +84,10 @@ fn suicide_road_loses() {
 
 #[test]
 fn walls_break_roads_and_capstones_complete_them() {
-    assert!(tps::parse::<3>("x3/1,1C,1/x3 2 3").is_err(), "3x3 has no capstones");
+    assert!(
+        tps::parse::<3>("x3/1,1C,1/x3 2 3").is_err(),
+        "3x3 has no capstones"
+    );
     let with_cap = tps::parse::<5>("x5/x5/1,1,1C,1,1/x5/x5 2 3").unwrap();
     assert!(with_cap.has_road(Color::White));
     assert_eq!(with_cap.result(), Some(GameResult::Road(Color::White)));
@@ -118,7 +124,8 @@ fn flat_end_counts_top_flats_with_komi() {
 #[test]
 fn out_of_pieces_needs_stones_and_capstones() {
     // 5x5: White has placed all 21 stones (flats), but still has a capstone: not over.
-    let mut pos = tps::parse::<5>("111,111,111,x2/2,x4/111,111,111,x2/2,x4/111,x,2,2,x 2 12").unwrap();
+    let mut pos =
+        tps::parse::<5>("111,111,111,x2/2,x4/111,111,111,x2/2,x4/111,x,2,2,x 2 12").unwrap();
     assert_eq!(pos.stones_left(Color::White), 0);
     assert_eq!(pos.caps_left(Color::White), 1);
     assert_eq!(pos.result(), None);
@@ -144,31 +151,64 @@ fn capstone_flattens_a_wall_only_alone_on_the_last_step() {
     assert_eq!(work, pos);
     assert_eq!(work.top(Square(13)), Some((Color::Black, Role::Wall)));
     // Two pieces onto the wall: blocked. A flat cannot flatten either.
-    assert_eq!(illegal(&pos, "2c3>"), IllegalMove::Blocked(Square(13).name::<5>(), Role::Wall));
+    assert_eq!(
+        illegal(&pos, "2c3>"),
+        IllegalMove::Blocked(Square(13).name::<5>(), Role::Wall)
+    );
     // Dropping a flat on the wall is blocked whatever comes after.
     assert!(matches!(illegal(&pos, "2c3>11"), IllegalMove::Blocked(..)));
     let own_wall = tps::parse::<5>("x5/x5/x,1C,x,1S,x/x5/x5 1 5").unwrap();
-    assert!(parse_move(&own_wall, "b3>").is_ok(), "stops before the wall");
-    assert!(parse_move(&own_wall, "d3<").is_ok(), "a wall moves onto an empty square");
+    assert!(
+        parse_move(&own_wall, "b3>").is_ok(),
+        "stops before the wall"
+    );
+    assert!(
+        parse_move(&own_wall, "d3<").is_ok(),
+        "a wall moves onto an empty square"
+    );
     let mut far = tps::parse::<5>("x5/x5/x,221C,x,1S,x/x5/x5 1 5").unwrap();
     let mv = parse_move(&far, "3b3>21").unwrap();
-    assert!(far.make(mv).crushed(), "3b3>21 drops 2 on c3 and the cap alone on d3");
-    assert_eq!(far.top(Square::new::<5>(3, 2)), Some((Color::White, Role::Cap)));
+    assert!(
+        far.make(mv).crushed(),
+        "3b3>21 drops 2 on c3 and the cap alone on d3"
+    );
+    assert_eq!(
+        far.top(Square::new::<5>(3, 2)),
+        Some((Color::White, Role::Cap))
+    );
     // Capstones block everything, walls included.
     let caps = tps::parse::<5>("x5/x5/x,1C,2C,1S,x/x5/x5 1 5").unwrap();
-    assert!(matches!(illegal(&caps, "b3>"), IllegalMove::Blocked(_, Role::Cap)));
-    assert!(matches!(illegal(&caps, "d3<"), IllegalMove::Blocked(_, Role::Cap)));
+    assert!(matches!(
+        illegal(&caps, "b3>"),
+        IllegalMove::Blocked(_, Role::Cap)
+    ));
+    assert!(matches!(
+        illegal(&caps, "d3<"),
+        IllegalMove::Blocked(_, Role::Cap)
+    ));
 }
 
 #[test]
 fn carry_limit_is_the_board_size() {
     let pos = tps::parse::<3>("x3/x,2121,x/x3 1 5").unwrap();
     assert!(parse_move(&pos, "3b2>").is_ok());
-    assert!(matches!(parse_move(&pos, "4b2>"), Err(MoveError::CarryLimit { .. })));
+    assert!(matches!(
+        parse_move(&pos, "4b2>"),
+        Err(MoveError::CarryLimit { .. })
+    ));
     let short = tps::parse::<5>("x5/x5/x2,12,x2/x5/x5 1 5").unwrap();
-    assert!(matches!(illegal(&short, "c3>"), IllegalMove::NotYourStack(_)));
+    assert!(matches!(
+        illegal(&short, "c3>"),
+        IllegalMove::NotYourStack(_)
+    ));
     let mine = tps::parse::<5>("x5/x5/x2,21,x2/x5/x5 1 5").unwrap();
-    assert!(matches!(illegal(&mine, "3c3>"), IllegalMove::StackTooShort { count: 3, height: 2 }));
+    assert!(matches!(
+        illegal(&mine, "3c3>"),
+        IllegalMove::StackTooShort {
+            count: 3,
+            height: 2
+        }
+    ));
     assert!(parse_move(&mine, "2c3>11").is_ok());
     let near_edge = tps::parse::<5>("x5/x5/x3,21,x/x5/x5 1 5").unwrap();
     assert_eq!(illegal(&near_edge, "2d3>11"), IllegalMove::PastEdge);
@@ -190,7 +230,10 @@ fn stacks_far_taller_than_64() {
     let undo = work.make(mv);
     assert_eq!(work.height(Square::new::<8>(3, 3)), 101);
     assert_eq!(work.hash(), work.compute_hash());
-    assert_eq!(work.top(Square::new::<8>(3, 3)), Some((Color::White, Role::Cap)));
+    assert_eq!(
+        work.top(Square::new::<8>(3, 3)),
+        Some((Color::White, Role::Cap))
+    );
     // Every spread of the tall stack makes and unmakes exactly.
     for mv in work.legal_moves() {
         let mut child = work.clone();

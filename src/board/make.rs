@@ -54,6 +54,21 @@ impl<const N: usize> Position<N> {
         self.hash = undo.hash;
     }
 
+    /// Passes the move to the opponent (for null-move pruning). Not allowed in the opening.
+    #[inline]
+    pub fn make_null(&mut self) {
+        debug_assert!(!self.is_opening());
+        self.hash ^= zobrist::black_to_move();
+        self.ply += 1;
+    }
+
+    /// Takes back [`Position::make_null`].
+    #[inline]
+    pub fn unmake_null(&mut self) {
+        self.hash ^= zobrist::black_to_move();
+        self.ply -= 1;
+    }
+
     #[inline(always)]
     fn make_placement(&mut self, sq: Square, role: Role) {
         let me = self.side_to_move();

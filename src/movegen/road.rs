@@ -13,9 +13,35 @@
 //! A move that completes the mover's road wins even if it also completes the opponent's.
 
 use super::spread;
-use crate::board::{Direction, Geo, Move, Position, Role, Square};
+use crate::board::{Bitboard, Color, Direction, Geo, Move, Position, Role, Square};
 
 impl<const N: usize> Position<N> {
+    /// Empty squares where a flat of `color` would complete a road now.
+    pub fn completing_placements(&self, color: Color) -> Bitboard {
+        Bitboard(completing_squares::<N>(self.road_pieces(color).0) & self.empty().0)
+    }
+
+    /// Empty squares where a flat of `color` would leave `color` a placement that completes a
+    /// road (a road-in-one threat made by a placement), considering only placement completions.
+    pub fn placement_threats(&self, color: Color) -> Bitboard {
+        let road = self.road_pieces(color).0;
+        let empty = self.empty().0;
+        let near = (Geo::<N>::dilate(road)
+            | Geo::<N>::SOUTH
+            | Geo::<N>::NORTH
+            | Geo::<N>::WEST
+            | Geo::<N>::EAST)
+            & empty;
+        let mut threats = 0;
+        for sq in Bitboard(near) {
+            let with = road | 1 << sq.0;
+            if completing_squares::<N>(with) & empty & !(1 << sq.0) != 0 {
+                threats |= 1 << sq.0;
+            }
+        }
+        Bitboard(threats)
+    }
+
     /// Whether the side to move can complete a road in one ply.
     #[inline]
     pub fn can_win_in_one(&self) -> bool {
@@ -23,12 +49,18 @@ impl<const N: usize> Position<N> {
     }
 
     /// A move that completes a road for the side to move, if there is one (placements first).
+    #[inline]
     pub fn winning_move(&self) -> Option<Move> {
+        self.winning_move_for(self.side_to_move())
+    }
+
+    /// A move that would complete a road for `me` if `me` were to move now: for the side to move
+    /// a winning move, for the other side the threat it holds (a "Tak").
+    pub fn winning_move_for(&self, me: Color) -> Option<Move> {
         if self.is_opening() {
             // Opening placements are the opponent's colour and there are no spreads.
             return None;
         }
-        let me = self.side_to_move();
         let road = self.road_pieces(me).0;
         let south = Geo::<N>::flood(Geo::<N>::SOUTH, road);
         let north = Geo::<N>::flood(Geo::<N>::NORTH, road);
@@ -49,11 +81,7 @@ impl<const N: usize> Position<N> {
             None
         };
         if let Some(role) = role {
-            let ns = (Geo::<N>::dilate(south) | Geo::<N>::SOUTH)
-                & (Geo::<N>::dilate(north) | Geo::<N>::NORTH);
-            let we = (Geo::<N>::dilate(west) | Geo::<N>::WEST)
-                & (Geo::<N>::dilate(east) | Geo::<N>::EAST);
-            let winning = (ns | we) & self.empty().0;
+            let winning = completing_from_floods::<N>(south, north, west, east) & self.empty().0;
             if winning != 0 {
                 return Some(Move::place(Square(winning.trailing_zeros() as u8), role));
             }
@@ -86,7 +114,7 @@ impl<const N: usize> Position<N> {
                 };
                 if let Some(&mask) = masks.by_ref().chain(crushes).find(|&&mask| {
                     distances >> mask.count_ones() & 1 != 0
-                        && self.spread_completes_road(sq, dir, mask, road)
+                        && self.spread_completes_road(me, sq, dir, mask, road)
                 }) {
                     return Some(Move::spread(sq, dir, mask));
                 }
@@ -97,8 +125,15 @@ impl<const N: usize> Position<N> {
 
     /// Whether the spread leaves the mover with a road, judged on the top pieces alone.
     #[inline]
-    fn spread_completes_road(&self, sq: Square, dir: Direction, mask: u8, road: u64) -> bool {
-        let me = self.side_to_move() as u32;
+    fn spread_completes_road(
+        &self,
+        me: Color,
+        sq: Square,
+        dir: Direction,
+        mask: u8,
+        road: u64,
+    ) -> bool {
+        let me = me as u32;
         let mask = mask as u32;
         let carry = 32 - mask.leading_zeros();
         let height = self.height(sq) as u32;
@@ -130,4 +165,24 @@ impl<const N: usize> Position<N> {
         }
         Geo::<N>::connects_edges(road)
     }
+}
+
+/// Squares that would join the edge floods of a road into a road, from the four floods.
+#[inline(always)]
+fn completing_from_floods<const N: usize>(south: u64, north: u64, west: u64, east: u64) -> u64 {
+    let ns =
+        (Geo::<N>::dilate(south) | Geo::<N>::SOUTH) & (Geo::<N>::dilate(north) | Geo::<N>::NORTH);
+    let we = (Geo::<N>::dilate(west) | Geo::<N>::WEST) & (Geo::<N>::dilate(east) | Geo::<N>::EAST);
+    ns | we
+}
+
+/// Squares that would complete a road if added to `road` (occupied or not).
+#[inline]
+fn completing_squares<const N: usize>(road: u64) -> u64 {
+    completing_from_floods::<N>(
+        Geo::<N>::flood(Geo::<N>::SOUTH, road),
+        Geo::<N>::flood(Geo::<N>::NORTH, road),
+        Geo::<N>::flood(Geo::<N>::WEST, road),
+        Geo::<N>::flood(Geo::<N>::EAST, road),
+    )
 }

@@ -26,7 +26,11 @@ impl Rng {
 
 /// Plays one random game from the start, calling `visit` on every position before its move
 /// (including the final one, finished or not). Spreads are favoured so that stacks grow tall.
-pub fn playout<const N: usize>(rng: &mut Rng, max_plies: usize, mut visit: impl FnMut(&Position<N>)) {
+pub fn playout<const N: usize>(
+    rng: &mut Rng,
+    max_plies: usize,
+    mut visit: impl FnMut(&Position<N>),
+) {
     let mut pos = Position::<N>::start();
     let mut moves = MoveList::new();
     for _ in 0..max_plies {
@@ -36,7 +40,11 @@ pub fn playout<const N: usize>(rng: &mut Rng, max_plies: usize, mut visit: impl 
         }
         moves.clear();
         pos.generate_moves(&mut moves);
-        let spreads: Vec<_> = moves.iter().filter(|m| !m.is_placement()).copied().collect();
+        let spreads: Vec<_> = moves
+            .iter()
+            .filter(|m| !m.is_placement())
+            .copied()
+            .collect();
         let mv = if !spreads.is_empty() && rng.below(3) > 0 {
             spreads[rng.below(spreads.len())]
         } else {
@@ -48,7 +56,11 @@ pub fn playout<const N: usize>(rng: &mut Rng, max_plies: usize, mut visit: impl 
 }
 
 /// Positions visited by `games` random playouts of up to `max_plies` plies each.
-pub fn random_positions<const N: usize>(seed: u64, games: usize, max_plies: usize) -> Vec<Position<N>> {
+pub fn random_positions<const N: usize>(
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+) -> Vec<Position<N>> {
     let mut rng = Rng::new(seed);
     let mut out = Vec::new();
     for _ in 0..games {
@@ -67,7 +79,9 @@ pub struct PerftRow {
 
 /// Reads a perft table (`size<TAB>tps<TAB>counts<TAB>source`, `#` comments) from tests/data.
 pub fn perft_rows(file: &str) -> Vec<PerftRow> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(file);
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(file);
     let text = std::fs::read_to_string(&path).expect("perft table in tests/data");
     text.lines()
         .enumerate()
@@ -77,7 +91,10 @@ pub fn perft_rows(file: &str) -> Vec<PerftRow> {
             PerftRow {
                 size: fields[0].parse().expect("size"),
                 tps: fields[1].to_string(),
-                counts: fields[2].split(',').map(|c| c.parse().expect("count")).collect(),
+                counts: fields[2]
+                    .split(',')
+                    .map(|c| c.parse().expect("count"))
+                    .collect(),
                 line: i + 1,
             }
         })
@@ -111,7 +128,12 @@ pub fn random_board<const N: usize>(rng: &mut Rng) -> Position<N> {
                 .collect();
             rows.push(cells.join(","));
         }
-        let text = format!("{} {} {}", rows.join("/"), 1 + rng.below(2), 2 + rng.below(30));
+        let text = format!(
+            "{} {} {}",
+            rows.join("/"),
+            1 + rng.below(2),
+            2 + rng.below(30)
+        );
         if let Ok(pos) = cairn::notation::tps::parse::<N>(&text) {
             return pos;
         }

@@ -1,0 +1,331 @@
+//! The engine facade: the one API the TEI loop, `cairn bench` and the tests drive.
+//!
+//! It owns the options, the transposition table and the current game, and runs searches on a
+//! background thread: [`Engine::go`] returns at once, [`Engine::stop`] ends the search early, and
+//! the result arrives through the [`Reporter`] callback as [`SearchEvent::BestMove`], exactly
+//! once per `go`. Below this layer the board size is a compile-time constant; here it is picked
+//! once per game ([`Engine::new_game`]) and hidden behind the [`Game`] trait.
+
+use crate::board::{Move, Position};
+use crate::notation::{parse_move, tps};
+use crate::search::{
+    self, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TranspositionTable,
+};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::Arc;
+use std::thread::JoinHandle;
+
+/// Something the search reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SearchEvent {
+    /// A finished iteration (one line per MultiPV line).
+    Info(SearchInfo),
+    /// The move to play, in canonical PTN; sent exactly once per `go`.
+    BestMove(String),
+    /// A problem worth telling the user (for example: the game is already over).
+    Message(String),
+}
+
+/// Receives search events, from the search thread.
+pub type Reporter = Arc<dyn Fn(SearchEvent) + Send + Sync>;
+
+/// Default transposition table size, MiB.
+pub const DEFAULT_HASH_MB: usize = 64;
+
+/// Engine options (TEI `setoption`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Transposition table size, MiB.
+    pub hash_mb: usize,
+    /// Search threads.
+    pub threads: usize,
+    /// Lines to report.
+    pub multipv: usize,
+    /// Time kept in hand per move, ms.
+    pub move_overhead_ms: u64,
+    /// Komi in half flats, Black's favour; kept across games.
+    pub half_komi: i8,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: MOVE_OVERHEAD_MS,
+            half_komi: 0,
+        }
+    }
+}
+
+/// Where a position starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// The empty board of the game's size.
+    StartPos,
+    /// A TPS string.
+    Tps(String),
+}
+
+/// A game of some board size, behind which `Position<N>` hides.
+pub trait Game: Send {
+    /// The board size.
+    fn size(&self) -> usize;
+    /// Sets the position from a start and PTN moves; on error the old position is kept.
+    fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String>;
+    /// The current position as TPS.
+    fn tps(&self) -> String;
+    /// The current position as an ASCII diagram.
+    fn diagram(&self) -> String;
+    /// Runs a search to completion on the calling thread and reports its best move.
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &SearchConfig,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        reporter: &Reporter,
+    ) -> search::SearchResult;
+    /// A copy, to hand to a search thread.
+    fn boxed_clone(&self) -> Box<dyn Game>;
+}
+
+/// A game on an `N`×`N` board: the position and the history that led to it.
+#[derive(Clone)]
+struct SizedGame<const N: usize> {
+    position: Position<N>,
+    /// Hash of every position of the game and whether a placement led to it.
+    history: Vec<(u64, bool)>,
+}
+
+impl<const N: usize> SizedGame<N> {
+    fn new(half_komi: i8) -> Self {
+        let mut position = Position::<N>::start();
+        position.set_half_komi(half_komi);
+        SizedGame {
+            history: vec![(position.hash(), true)],
+            position,
+        }
+    }
+}
+
+impl<const N: usize> Game for SizedGame<N> {
+    fn size(&self) -> usize {
+        N
+    }
+
+    fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String> {
+        let mut position = match start {
+            Start::StartPos => Position::<N>::start(),
+            Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
+        };
+        position.set_half_komi(half_komi);
+        let mut history = vec![(position.hash(), true)];
+        for (i, text) in moves.iter().enumerate() {
+            if let Some(result) = position.result() {
+                return Err(format!(
+                    "move {} `{text}`: the game already ended {result}",
+                    i + 1
+                ));
+            }
+            let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            position.make(mv);
+            history.push((position.hash(), mv.is_placement()));
+        }
+        self.position = position;
+        self.history = history;
+        Ok(())
+    }
+
+    fn tps(&self) -> String {
+        tps::to_tps(&self.position)
+    }
+
+    fn diagram(&self) -> String {
+        self.position.to_string()
+    }
+
+    fn search(
+        &self,
+        limits: &Limits,
+        config: &SearchConfig,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        reporter: &Reporter,
+    ) -> search::SearchResult {
+        if let Some(result) = self.position.result() {
+            reporter(SearchEvent::Message(format!("the game is over ({result})")));
+        }
+        let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
+        let result = search::search(
+            &self.position,
+            &self.history,
+            limits,
+            config,
+            tt,
+            stop,
+            &info,
+        );
+        let best = result
+            .best
+            .or_else(|| self.position.legal_moves().first().copied());
+        reporter(SearchEvent::BestMove(
+            best.map_or_else(String::new, |m: Move| m.ptn::<N>().to_string()),
+        ));
+        result
+    }
+
+    fn boxed_clone(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+}
+
+/// A search running on its own thread.
+struct Running {
+    stop: Arc<AtomicBool>,
+    handle: JoinHandle<()>,
+}
+
+/// The engine.
+pub struct Engine {
+    options: Options,
+    tt: Arc<TranspositionTable>,
+    game: Box<dyn Game>,
+    running: Option<Running>,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Engine {
+    /// An engine with default options and a 6×6 game.
+    pub fn new() -> Self {
+        let options = Options::default();
+        Engine {
+            tt: Arc::new(TranspositionTable::new(options.hash_mb)),
+            game: Box::new(SizedGame::<6>::new(0)),
+            options,
+            running: None,
+        }
+    }
+
+    /// The current options.
+    pub fn options(&self) -> &Options {
+        &self.options
+    }
+
+    /// Changes options; a new table size takes effect at once (waiting for any search).
+    pub fn set_options(&mut self, options: Options) {
+        self.wait();
+        if options.hash_mb != self.options.hash_mb {
+            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+        }
+        self.options = options;
+    }
+
+    /// Starts a new game of `size` (3..=8): clears the table and the position.
+    pub fn new_game(&mut self, size: usize) -> Result<(), String> {
+        let half_komi = self.options.half_komi;
+        let game: Box<dyn Game> = crate::with_size!(size, |N| Box::new(SizedGame::<N>::new(half_komi)),
+            else return Err(format!("unsupported board size {size}; Cairn plays 3 to 8")));
+        self.wait();
+        self.game = game;
+        match Arc::get_mut(&mut self.tt) {
+            Some(tt) => tt.clear(),
+            None => self.tt = Arc::new(TranspositionTable::new(self.options.hash_mb)),
+        }
+        Ok(())
+    }
+
+    /// The current game's board size.
+    pub fn size(&self) -> usize {
+        self.game.size()
+    }
+
+    /// Sets the position; on error the previous position stays.
+    pub fn set_position(&mut self, start: &Start, moves: &[&str]) -> Result<(), String> {
+        self.game.set_position(start, moves, self.options.half_komi)
+    }
+
+    /// The current position as TPS.
+    pub fn tps(&self) -> String {
+        self.game.tps()
+    }
+
+    /// The current position as an ASCII diagram.
+    pub fn diagram(&self) -> String {
+        self.game.diagram()
+    }
+
+    /// Whether a search is running.
+    pub fn is_searching(&self) -> bool {
+        self.running
+            .as_ref()
+            .is_some_and(|r| !r.handle.is_finished())
+    }
+
+    fn config(&self) -> SearchConfig {
+        SearchConfig {
+            threads: self.options.threads,
+            multipv: self.options.multipv,
+            move_overhead_ms: self.options.move_overhead_ms,
+        }
+    }
+
+    /// Starts a search of the current position; returns at once. The best move arrives
+    /// through `reporter`. Fails if a search is already running.
+    pub fn go(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("a search is already running; send stop first".to_string());
+        }
+        self.wait();
+        let stop = Arc::new(AtomicBool::new(false));
+        let game = self.game.boxed_clone();
+        let tt = Arc::clone(&self.tt);
+        let config = self.config();
+        let thread_stop = Arc::clone(&stop);
+        let handle = std::thread::Builder::new()
+            .name("search".to_string())
+            .spawn(move || {
+                game.search(&limits, &config, &tt, &thread_stop, &reporter);
+            })
+            .map_err(|e| format!("cannot start the search thread: {e}"))?;
+        self.running = Some(Running { stop, handle });
+        Ok(())
+    }
+
+    /// Runs a search on the calling thread and returns its result (for bench and tools).
+    pub fn search_blocking(&mut self, limits: Limits, reporter: Reporter) -> search::SearchResult {
+        self.wait();
+        let stop = AtomicBool::new(false);
+        self.game
+            .search(&limits, &self.config(), &self.tt, &stop, &reporter)
+    }
+
+    /// Asks a running search to stop; its best move is still reported. Harmless when idle.
+    pub fn stop(&mut self) {
+        if let Some(running) = &self.running {
+            running.stop.store(true, Relaxed);
+        }
+    }
+
+    /// Waits for a running search to finish (after `stop`, or by its limits).
+    pub fn wait(&mut self) {
+        if let Some(running) = self.running.take() {
+            if running.handle.join().is_err() {
+                log::error!("the search thread panicked");
+            }
+        }
+    }
+}
+
+impl Drop for Engine {
+    fn drop(&mut self) {
+        self.stop();
+        self.wait();
+    }
+}

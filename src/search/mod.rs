@@ -1,0 +1,295 @@
+//! The search: iterative deepening PVS with aspiration windows, MultiPV and Lazy SMP.
+//!
+//! [`search`] runs one complete search and returns its best move; it reports each finished
+//! iteration through a callback and never prints. Threads share only the transposition table,
+//! the stop flag and the node count: the main thread manages time and reports, helper threads run
+//! the same iterative deepening (odd helpers one ply ahead, for diversity) and stop when the main
+//! thread is done. Only the main thread's result is played.
+
+mod alpha_beta;
+pub mod history;
+pub mod ordering;
+pub mod params;
+pub mod score;
+pub mod time;
+pub mod tt;
+
+pub use score::{Score, WinKind};
+pub use time::{Limits, TimeManager};
+pub use tt::{Bound, TranspositionTable};
+
+use crate::board::{Move, Position};
+use alpha_beta::{Shared, Worker};
+use params::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+/// One line of search output: what `info` reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based MultiPV line.
+    pub multipv: usize,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// The principal variation in canonical PTN.
+    pub pv: Vec<String>,
+}
+
+/// How a search is run.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Threads (1 or more).
+    pub threads: usize,
+    /// Lines to report (1 or more).
+    pub multipv: usize,
+    /// Time kept in hand for the pipe and the GUI, ms.
+    pub move_overhead_ms: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: MOVE_OVERHEAD_MS,
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (`None` only if the game is over or there is no legal move).
+    pub best: Option<Move>,
+    /// Its score.
+    pub score: Score,
+    /// The deepest completed depth.
+    pub depth: u32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+}
+
+/// Estimated moves left for the side to move, for time allocation: pieces in hand bound how
+/// long the game can last before a flat-out, and most games end well before that.
+fn moves_left<const N: usize>(pos: &Position<N>) -> u64 {
+    let me = pos.side_to_move();
+    let in_hand = (pos.stones_left(me) + pos.caps_left(me)) as u64;
+    (in_hand * 2 / 3).max(8)
+}
+
+/// Searches `pos` (whose game history, oldest first and `pos` last, is `game`: each position's
+/// hash and whether a placement led to it) within `limits`, reporting each iteration to
+/// `report`. Stops early when `stop` is set. Blocks until done.
+pub fn search<const N: usize>(
+    pos: &Position<N>,
+    game: &[(u64, bool)],
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &(dyn Fn(&SearchInfo) + Sync),
+) -> SearchResult {
+    let white = pos.side_to_move() == crate::board::Color::White;
+    let time = TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos));
+    log::debug!(
+        "search: soft {:?} hard {:?} limits {limits:?}",
+        time.soft(),
+        time.hard()
+    );
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+        node_limit: limits.nodes,
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 2)
+        .clamp(1, MAX_PLY as u32 - 2);
+    let threads = config.threads.max(1);
+    std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut helper = Worker::new(pos.clone(), game, shared, None);
+                iterate(&mut helper, 1 + (id as u32 % 2), max_depth, 1, None);
+                helper.flush_nodes();
+            });
+        }
+        let mut main = Worker::new(pos.clone(), game, &shared, Some(&time));
+        let driver = Driver {
+            time: &time,
+            limits,
+            report,
+            multipv: config.multipv.max(1),
+        };
+        let mut result = iterate(&mut main, 1, max_depth, driver.multipv, Some(&driver));
+        main.flush_nodes();
+        if limits.infinite {
+            // `go infinite` answers only after `stop`, even if the search has nothing left to do.
+            while !stop.load(Relaxed) {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+        }
+        stop.store(true, Relaxed);
+        result.nodes = shared.nodes.load(Relaxed);
+        result
+    })
+}
+
+/// What the main thread needs for reporting and time decisions.
+struct Driver<'a> {
+    time: &'a TimeManager,
+    limits: &'a Limits,
+    report: &'a (dyn Fn(&SearchInfo) + Sync),
+    multipv: usize,
+}
+
+/// Iterative deepening from `first` to `max_depth` with aspiration windows and MultiPV.
+fn iterate<const N: usize>(
+    worker: &mut Worker<'_, N>,
+    first: u32,
+    max_depth: u32,
+    multipv: usize,
+    driver: Option<&Driver>,
+) -> SearchResult {
+    let root_moves = worker.pos.legal_moves();
+    let mut result = SearchResult {
+        best: root_moves.first().copied(),
+        score: Score::DRAW,
+        depth: 0,
+        nodes: 0,
+    };
+    if root_moves.is_empty() || worker.pos.is_over() {
+        return result;
+    }
+    let lines = multipv.min(root_moves.len());
+    let mut previous: Vec<Score> = vec![Score::DRAW; lines];
+    let mut best_changes = 0.0f64;
+    for depth in first..=max_depth {
+        worker.excluded.clear();
+        worker.seldepth = 0;
+        let mut found: Vec<(Score, Vec<Move>)> = Vec::with_capacity(lines);
+        for &guess in &previous {
+            let score = aspiration(worker, depth, guess);
+            if worker.stopped {
+                break;
+            }
+            let pv: Vec<Move> = worker.pv[0][..worker.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            let Some(&first_move) = pv.first() else { break };
+            worker.excluded.push(first_move);
+            found.push((score, pv));
+        }
+        if found.len() < lines {
+            // An unfinished iteration: keep its first line only if it completed.
+            if let Some((score, pv)) = found.first() {
+                result.best = pv.first().copied();
+                result.score = *score;
+            }
+            break;
+        }
+        let new_best = found[0].1[0];
+        if result.best != Some(new_best) && depth > first {
+            best_changes += 1.0;
+        }
+        best_changes *= 0.5;
+        result.best = Some(new_best);
+        result.score = found[0].0;
+        result.depth = depth;
+        for (i, (score, _)) in found.iter().enumerate() {
+            previous[i] = *score;
+        }
+        let Some(driver) = driver else { continue };
+        report_lines(worker, driver, depth, &found);
+        if let Some((_, plies, _)) = result.score.proven() {
+            if depth > plies + 1 && !driver.limits.infinite {
+                break;
+            }
+        }
+        let instability = (1.0 + best_changes).min(TIME_INSTABILITY_MAX);
+        if driver.time.soft_expired(instability) {
+            break;
+        }
+    }
+    result
+}
+
+/// One root search with a window around `previous`, widened until the score falls inside.
+fn aspiration<const N: usize>(worker: &mut Worker<'_, N>, depth: u32, previous: Score) -> Score {
+    let mut width = ASPIRATION_WINDOW;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_proven() {
+        (previous - width, previous + width)
+    } else {
+        (-Score::INFINITE, Score::INFINITE)
+    };
+    loop {
+        let score = worker.alpha_beta(depth as i32, alpha, beta, 0, true, false);
+        if worker.stopped {
+            return score;
+        }
+        if score <= alpha && alpha > -Score::INFINITE {
+            alpha = (score - width).max(-Score::INFINITE);
+        } else if score >= beta && beta < Score::INFINITE {
+            beta = (score + width).min(Score::INFINITE);
+        } else {
+            return score;
+        }
+        width *= 2;
+    }
+}
+
+fn report_lines<const N: usize>(
+    worker: &Worker<'_, N>,
+    driver: &Driver,
+    depth: u32,
+    found: &[(Score, Vec<Move>)],
+) {
+    let elapsed = driver.time.elapsed();
+    let nodes = worker.shared_nodes();
+    let time_ms = elapsed.as_millis() as u64;
+    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+    let hashfull = worker.hashfull();
+    for (i, (score, pv)) in found.iter().enumerate() {
+        (driver.report)(&SearchInfo {
+            depth,
+            seldepth: worker.seldepth.max(depth),
+            multipv: i + 1,
+            score: *score,
+            nodes,
+            nps,
+            time_ms,
+            hashfull,
+            pv: pv.iter().map(|m| m.ptn::<N>().to_string()).collect(),
+        });
+    }
+}
+
+impl std::ops::Sub<i32> for Score {
+    type Output = Score;
+    fn sub(self, rhs: i32) -> Score {
+        Score(self.0 - rhs)
+    }
+}
+
+impl std::ops::Add<i32> for Score {
+    type Output = Score;
+    fn add(self, rhs: i32) -> Score {
+        Score(self.0 + rhs)
+    }
+}

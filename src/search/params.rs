@@ -1,0 +1,98 @@
+//! Search and time-management constants: every tunable number of the search, named and
+//! commented. The search code itself has no other literals than 0 and 1.
+
+/// Deepest ply the search can reach (iterative deepening stops below it).
+pub const MAX_PLY: usize = 128;
+
+// ---- Aspiration windows ----
+/// Iterations from this depth on start with a window around the previous score.
+pub const ASPIRATION_MIN_DEPTH: u32 = 4;
+/// Half-width of the first aspiration window, in centiflats.
+pub const ASPIRATION_WINDOW: i32 = 35;
+
+// ---- Null move pruning ----
+/// Null move is tried from this remaining depth on.
+pub const NMP_MIN_DEPTH: i32 = 3;
+/// Base depth reduction of the null-move search.
+pub const NMP_BASE_REDUCTION: i32 = 3;
+/// One more ply of reduction per this many plies of depth.
+pub const NMP_DEPTH_DIVISOR: i32 = 4;
+/// The null move needs at least this many stones in hand (a pass is only safe when placing is
+/// not forced; near a flat-out zugzwang is real in Tak).
+pub const NMP_MIN_STONES: u8 = 3;
+
+// ---- Reverse futility pruning ----
+/// Reverse futility applies at this remaining depth and below.
+pub const RFP_MAX_DEPTH: i32 = 6;
+/// Margin per ply of depth by which the static eval must beat beta.
+pub const RFP_MARGIN: i32 = 80;
+
+// ---- Futility pruning and late move pruning ----
+/// Futility pruning applies at this remaining depth and below.
+pub const FUTILITY_MAX_DEPTH: i32 = 4;
+/// Base futility margin, centiflats.
+pub const FUTILITY_BASE: i32 = 60;
+/// Futility margin per ply of depth, centiflats.
+pub const FUTILITY_PER_DEPTH: i32 = 90;
+/// Late move pruning: at depth `d` (up to `LMP_MAX_DEPTH`) quiet moves after
+/// `LMP_BASE + LMP_PER_DEPTH_SQ * d²` ordered moves are skipped.
+pub const LMP_MAX_DEPTH: i32 = 4;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_BASE: usize = 8;
+/// See [`LMP_MAX_DEPTH`].
+pub const LMP_PER_DEPTH_SQ: usize = 6;
+
+// ---- Late move reductions ----
+/// Moves are reduced from this remaining depth on...
+pub const LMR_MIN_DEPTH: i32 = 3;
+/// ...after this many moves have been searched at full depth.
+pub const LMR_FULL_MOVES: usize = 3;
+/// Reduction = `LMR_BASE + ln(depth) · ln(move number) / LMR_DIVISOR`.
+pub const LMR_BASE: f64 = 0.6;
+/// See [`LMR_BASE`].
+pub const LMR_DIVISOR: f64 = 2.3;
+
+// ---- Move ordering ----
+/// Score of the transposition-table move (searched first).
+pub const ORDER_TT: i32 = 1 << 30;
+/// Moves that block the opponent's road-in-one threat.
+pub const ORDER_BLOCK: i32 = 1 << 25;
+/// Moves that create a road-in-one threat of our own.
+pub const ORDER_THREAT: i32 = 1 << 24;
+/// First and second killer moves.
+pub const ORDER_KILLER: [i32; 2] = [1 << 23, (1 << 23) - 1];
+/// Base score of a flat placement, before history.
+pub const ORDER_FLAT: i32 = 300;
+/// Base score of a capstone placement.
+pub const ORDER_CAP: i32 = 250;
+/// Base score of a wall placement.
+pub const ORDER_WALL: i32 = 100;
+/// Base score of a spread, plus `ORDER_SPREAD_FLAT` per flat gained on top.
+pub const ORDER_SPREAD: i32 = 0;
+/// See [`ORDER_SPREAD`].
+pub const ORDER_SPREAD_FLAT: i32 = 120;
+/// Bonus for a capstone flattening a wall.
+pub const ORDER_CRUSH: i32 = 150;
+/// History scores are kept within ±this.
+pub const HISTORY_MAX: i32 = 8192;
+
+// ---- Time ----
+/// Moves-to-go estimate is capped at this.
+pub const TIME_MAX_MOVES_LEFT: u64 = 40;
+/// Share of the increment added to each move's budget, percent.
+pub const TIME_INC_PERCENT: u64 = 75;
+/// The soft budget never exceeds this share of the usable clock, percent.
+pub const TIME_SOFT_MAX_PERCENT: u64 = 20;
+/// The hard deadline is this many soft budgets...
+pub const TIME_HARD_FACTOR: u64 = 4;
+/// ...but never more than this share of the usable clock, percent.
+pub const TIME_HARD_MAX_PERCENT: u64 = 40;
+/// No new iteration once this fraction of the hard deadline is used.
+pub const TIME_NEXT_ITERATION_FRACTION: f64 = 0.5;
+/// The soft deadline is scaled by up to this factor when the best move changes often.
+pub const TIME_INSTABILITY_MAX: f64 = 2.0;
+/// Default move overhead, ms.
+pub const MOVE_OVERHEAD_MS: u64 = 30;
+
+/// Nodes between checks of the clock and the stop flag.
+pub const CHECK_INTERVAL: u64 = 1024;

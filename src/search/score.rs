@@ -1,0 +1,137 @@
+//! Scores: centiflats for evaluations, and exact game results encoded by distance.
+//!
+//! A [`Score`] is an `i32` from the point of view of the side to move. Ordinary values are in
+//! centiflats (100 = one flat ahead) and stay well inside ±[`Score::MAX_EVAL`]. Proven results
+//! sit above it: a win `p` plies from the root is `WIN - 2p` for a road and `WIN - 2p - 1` for a
+//! flat win, so a shorter win always scores higher, a road beats a flat win at the same distance,
+//! and the kind of win can be read back from the parity. Losses are the negations. In the
+//! transposition table the distance is stored relative to the node (see [`Score::to_tt`]).
+
+use std::fmt;
+
+/// A search score from the side to move's point of view.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Score(pub i32);
+
+/// How a proven result is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WinKind {
+    /// By a road.
+    Road,
+    /// On flats (board full or a player out of pieces).
+    Flats,
+}
+
+impl Score {
+    /// A draw, and the neutral evaluation.
+    pub const DRAW: Score = Score(0);
+    /// The best possible score: a road on the move itself (never reached; `WIN - 2` is).
+    pub const WIN: Score = Score(30_000);
+    /// Larger than any score, for open windows.
+    pub const INFINITE: Score = Score(32_000);
+    /// Scores at or beyond this magnitude are proven results.
+    pub const MAX_EVAL: Score = Score(20_000);
+
+    /// A win `plies` plies from the root.
+    pub const fn win_in(plies: u32, kind: WinKind) -> Score {
+        let flat = matches!(kind, WinKind::Flats) as i32;
+        Score(Self::WIN.0 - 2 * plies as i32 - flat)
+    }
+
+    /// A loss `plies` plies from the root.
+    pub const fn loss_in(plies: u32, kind: WinKind) -> Score {
+        Score(-Self::win_in(plies, kind).0)
+    }
+
+    /// Whether the score is a proven result (win or loss).
+    pub const fn is_proven(self) -> bool {
+        self.0.abs() >= Self::MAX_EVAL.0
+    }
+
+    /// For a proven result: `(win?, plies from the root, kind)`.
+    pub fn proven(self) -> Option<(bool, u32, WinKind)> {
+        if !self.is_proven() {
+            return None;
+        }
+        let below = Self::WIN.0 - self.0.abs();
+        let kind = if below % 2 == 0 {
+            WinKind::Road
+        } else {
+            WinKind::Flats
+        };
+        Some((self.0 > 0, (below / 2) as u32, kind))
+    }
+
+    /// The score as stored in the table at a node `ply` plies from the root: proven results are
+    /// made relative to the node, so they stay right when the node is reached by another path.
+    pub const fn to_tt(self, ply: u32) -> i16 {
+        let shift = 2 * ply as i32;
+        let v = if self.0 >= Self::MAX_EVAL.0 {
+            self.0 + shift
+        } else if self.0 <= -Self::MAX_EVAL.0 {
+            self.0 - shift
+        } else {
+            self.0
+        };
+        v as i16
+    }
+
+    /// The inverse of [`Score::to_tt`] at a node `ply` plies from the root.
+    pub const fn from_tt(stored: i16, ply: u32) -> Score {
+        let v = stored as i32;
+        let shift = 2 * ply as i32;
+        Score(if v >= Self::MAX_EVAL.0 {
+            v - shift
+        } else if v <= -Self::MAX_EVAL.0 {
+            v + shift
+        } else {
+            v
+        })
+    }
+}
+
+impl std::ops::Neg for Score {
+    type Output = Score;
+    fn neg(self) -> Score {
+        Score(-self.0)
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.proven() {
+            Some((win, plies, kind)) => write!(
+                f,
+                "{} in {plies} ({})",
+                if win { "win" } else { "loss" },
+                if kind == WinKind::Road {
+                    "road"
+                } else {
+                    "flats"
+                }
+            ),
+            None => write!(f, "{:+.2}", self.0 as f64 / 100.0),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proven_scores_round_trip() {
+        let s = Score::win_in(5, WinKind::Flats);
+        assert_eq!(s.proven(), Some((true, 5, WinKind::Flats)));
+        assert_eq!((-s).proven(), Some((false, 5, WinKind::Flats)));
+        assert!(Score::win_in(3, WinKind::Flats) > Score::win_in(5, WinKind::Road));
+        assert!(Score::win_in(3, WinKind::Road) > Score::win_in(3, WinKind::Flats));
+        assert_eq!(Score::from_tt(s.to_tt(2), 2), s);
+        // Stored at ply 2 as "win 3 plies below", read back at ply 4: win at 7.
+        assert_eq!(
+            Score::from_tt(s.to_tt(2), 4),
+            Score::win_in(7, WinKind::Flats)
+        );
+        assert_eq!(Score(123).proven(), None);
+    }
+}

@@ -1,0 +1,162 @@
+//! Search limits from `go`, and the time manager that turns a clock into deadlines.
+//!
+//! The soft deadline is when to stop starting new iterations; it grows when the best move keeps
+//! changing. The hard deadline is when a running iteration is abandoned. Both leave
+//! `MoveOverhead` for the pipe and the GUI: racetrack forfeits on the first millisecond over, and
+//! counts the time from writing `position` until it reads `bestmove`.
+
+use super::params::*;
+use std::time::{Duration, Instant};
+
+/// What `go` asked for. Every field is optional; with none the search runs until `stop`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// White's remaining time, ms.
+    pub wtime: Option<u64>,
+    /// Black's remaining time, ms.
+    pub btime: Option<u64>,
+    /// White's increment, ms.
+    pub winc: Option<u64>,
+    /// Black's increment, ms.
+    pub binc: Option<u64>,
+    /// Moves until the next time control.
+    pub movestogo: Option<u64>,
+    /// Fixed time for this move, ms.
+    pub movetime: Option<u64>,
+    /// Maximum depth.
+    pub depth: Option<u32>,
+    /// Maximum nodes (all threads together).
+    pub nodes: Option<u64>,
+    /// Search until `stop`.
+    pub infinite: bool,
+}
+
+/// Deadlines for one search.
+#[derive(Clone, Debug)]
+pub struct TimeManager {
+    start: Instant,
+    soft: Option<Duration>,
+    hard: Option<Duration>,
+}
+
+impl TimeManager {
+    /// Deadlines for the side to move (`white`), from `limits`, keeping `overhead_ms` in hand.
+    /// `moves_left` estimates how many more moves this player will make.
+    pub fn new(limits: &Limits, white: bool, overhead_ms: u64, moves_left: u64) -> Self {
+        let start = Instant::now();
+        if limits.infinite {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        }
+        if let Some(movetime) = limits.movetime {
+            let t = Duration::from_millis(movetime.saturating_sub(overhead_ms).max(1));
+            return TimeManager {
+                start,
+                soft: Some(t),
+                hard: Some(t),
+            };
+        }
+        let (time, inc) = if white {
+            (limits.wtime, limits.winc)
+        } else {
+            (limits.btime, limits.binc)
+        };
+        let Some(time) = time else {
+            return TimeManager {
+                start,
+                soft: None,
+                hard: None,
+            };
+        };
+        let inc = inc.unwrap_or(0);
+        // Never plan to use time we do not have: the overhead comes off first.
+        let usable = time.saturating_sub(overhead_ms).max(1);
+        let moves = limits
+            .movestogo
+            .unwrap_or(moves_left)
+            .clamp(1, TIME_MAX_MOVES_LEFT);
+        let soft = (usable / moves + inc * TIME_INC_PERCENT / 100)
+            .min(usable * TIME_SOFT_MAX_PERCENT / 100);
+        let hard = (soft * TIME_HARD_FACTOR).min(usable * TIME_HARD_MAX_PERCENT / 100);
+        TimeManager {
+            start,
+            soft: Some(Duration::from_millis(soft.max(1))),
+            hard: Some(Duration::from_millis(hard.max(1))),
+        }
+    }
+
+    /// Time since the search started.
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    /// Whether the running iteration must be abandoned.
+    pub fn hard_expired(&self) -> bool {
+        self.hard.is_some_and(|h| self.elapsed() >= h)
+    }
+
+    /// Whether a new iteration should not start, with the soft deadline scaled by `scale`
+    /// (above 1 when the best move is unstable). An iteration that would likely not finish
+    /// before the hard deadline is not started either.
+    pub fn soft_expired(&self, scale: f64) -> bool {
+        let elapsed = self.elapsed();
+        let soft_hit = self
+            .soft
+            .is_some_and(|s| elapsed.as_secs_f64() >= s.as_secs_f64() * scale);
+        let hard_near = self.hard.is_some_and(|h| {
+            elapsed.as_secs_f64() >= h.as_secs_f64() * TIME_NEXT_ITERATION_FRACTION
+        });
+        soft_hit || hard_near
+    }
+
+    /// The soft deadline, if any (for logging).
+    pub fn soft(&self) -> Option<Duration> {
+        self.soft
+    }
+
+    /// The hard deadline, if any (for logging).
+    pub fn hard(&self) -> Option<Duration> {
+        self.hard
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deadlines_stay_inside_the_clock() {
+        let limits = Limits {
+            wtime: Some(10_000),
+            btime: Some(10_000),
+            winc: Some(100),
+            binc: Some(100),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&limits, true, 50, 30);
+        let (soft, hard) = (tm.soft().unwrap(), tm.hard().unwrap());
+        assert!(soft <= hard && hard < Duration::from_millis(10_000 - 50));
+        // Almost no time left: still within what remains after the overhead.
+        let low = Limits {
+            wtime: Some(60),
+            winc: Some(0),
+            ..Limits::default()
+        };
+        let tm = TimeManager::new(&low, true, 50, 30);
+        assert!(tm.hard().unwrap() <= Duration::from_millis(10));
+        let fixed = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        assert_eq!(
+            TimeManager::new(&fixed, false, 50, 30).hard(),
+            Some(Duration::from_millis(950))
+        );
+        assert!(TimeManager::new(&Limits::default(), true, 50, 30)
+            .hard()
+            .is_none());
+    }
+}

@@ -1,0 +1,270 @@
+//! The transposition table: lockless, bucketed, verified, aged.
+//!
+//! # Layout
+//! The table is a vector of 64-byte buckets of four entries. An entry is two `AtomicU64`s:
+//! `check = hash ^ data` and `data`, packed as
+//!
+//! ```text
+//!  bit 63   59 58 57 56      50 49          34 33          18 17        0
+//!     | age  |bound|  depth   |  static eval  |    score     |    move    |
+//!        5     2       7            16              16             18
+//! ```
+//! A hash selects a bucket by multiply-shift (so any size works, not only powers of two).
+//!
+//! # Races
+//! Threads read and write entries with relaxed atomics and no locks (Lazy SMP shares this table).
+//! Two threads writing one entry at once can leave `check` from one write and `data` from the
+//! other; the XOR check then fails and the entry reads as a miss, so a torn entry is never used.
+//! A stored move can still belong to a colliding position with the same 64-bit hash; callers
+//! check it for legality before playing it.
+//!
+//! # Replacement
+//! A store goes to the entry already holding the same position if there is one, and replaces it
+//! unless it is from this search and deeper (by more than 2) than the new, inexact result.
+//! Otherwise it evicts the entry of least worth, `depth - 8 × age`, where `age` is how many
+//! searches ago it was written. [`TranspositionTable::new_search`] advances the age.
+
+use super::score::Score;
+use crate::board::Move;
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
+
+/// How a stored score bounds the true value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The true value is at most the score (all moves failed low).
+    Upper = 1,
+    /// The true value is at least the score (a move failed high).
+    Lower = 2,
+    /// The score is exact.
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TtHit {
+    /// The best or refuting move, if one was stored.
+    pub mv: Option<Move>,
+    /// The score, already adjusted to the probing node's distance from the root.
+    pub score: Score,
+    /// The static evaluation stored with it.
+    pub eval: i16,
+    /// The remaining depth of the search that stored it.
+    pub depth: u8,
+    /// How the score bounds the true value.
+    pub bound: Bound,
+}
+
+#[derive(Default)]
+struct Entry {
+    check: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(align(64))]
+#[derive(Default)]
+struct Bucket([Entry; 4]);
+
+const AGE_BITS: u32 = 5;
+const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
+const MAX_DEPTH: u8 = 127;
+
+fn pack(mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound, age: u8) -> u64 {
+    mv.map_or(0, |m| m.bits() as u64)
+        | (score as u16 as u64) << 18
+        | (eval as u16 as u64) << 34
+        | (depth.min(MAX_DEPTH) as u64) << 50
+        | (bound as u64) << 57
+        | ((age & AGE_MASK) as u64) << 59
+}
+
+fn depth_of(data: u64) -> u8 {
+    (data >> 50) as u8 & MAX_DEPTH
+}
+
+fn age_of(data: u64) -> u8 {
+    (data >> 59) as u8 & AGE_MASK
+}
+
+fn bound_of(data: u64) -> Option<Bound> {
+    match (data >> 57) & 3 {
+        1 => Some(Bound::Upper),
+        2 => Some(Bound::Lower),
+        3 => Some(Bound::Exact),
+        _ => None,
+    }
+}
+
+/// A shared, lockless transposition table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    age: AtomicU8,
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` mebibytes (at least one bucket).
+    pub fn new(mb: usize) -> Self {
+        let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.resize_with(count, Bucket::default);
+        TranspositionTable {
+            buckets,
+            age: AtomicU8::new(0),
+        }
+    }
+
+    /// The size in bytes.
+    pub fn bytes(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>()
+    }
+
+    /// Empties the table.
+    pub fn clear(&mut self) {
+        for bucket in &mut self.buckets {
+            for entry in &mut bucket.0 {
+                *entry.check.get_mut() = 0;
+                *entry.data.get_mut() = 0;
+            }
+        }
+        *self.age.get_mut() = 0;
+    }
+
+    /// Marks the start of a new search: older entries age and become cheaper to evict.
+    pub fn new_search(&self) {
+        let next = (self.age.load(Relaxed) + 1) & AGE_MASK;
+        self.age.store(next, Relaxed);
+    }
+
+    fn bucket(&self, hash: u64) -> &Bucket {
+        let index = ((hash as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[index]
+    }
+
+    /// Looks `hash` up at a node `ply` plies from the root.
+    pub fn probe(&self, hash: u64, ply: u32) -> Option<TtHit> {
+        for entry in &self.bucket(hash).0 {
+            let data = entry.data.load(Relaxed);
+            if entry.check.load(Relaxed) ^ data != hash {
+                continue;
+            }
+            let bound = bound_of(data)?;
+            return Some(TtHit {
+                mv: Move::from_bits(data as u32 & 0x3ffff),
+                score: Score::from_tt((data >> 18) as u16 as i16, ply),
+                eval: (data >> 34) as u16 as i16,
+                depth: depth_of(data),
+                bound,
+            });
+        }
+        None
+    }
+
+    /// Stores a search result for `hash` at a node `ply` plies from the root.
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &self,
+        hash: u64,
+        ply: u32,
+        mv: Option<Move>,
+        score: Score,
+        eval: i16,
+        depth: u8,
+        bound: Bound,
+    ) {
+        let age = self.age.load(Relaxed);
+        let bucket = self.bucket(hash);
+        let mut victim = &bucket.0[0];
+        let mut worst = i32::MAX;
+        for entry in &bucket.0 {
+            let data = entry.data.load(Relaxed);
+            if entry.check.load(Relaxed) ^ data == hash {
+                let fresh = age_of(data) == age;
+                if fresh && bound != Bound::Exact && depth_of(data) > depth.saturating_add(2) {
+                    return;
+                }
+                // Keep the old move if the new result has none.
+                let mv = mv.or_else(|| Move::from_bits(data as u32 & 0x3ffff));
+                Self::write(
+                    entry,
+                    hash,
+                    pack(mv, score.to_tt(ply), eval, depth, bound, age),
+                );
+                return;
+            }
+            let stale = (age.wrapping_sub(age_of(data)) & AGE_MASK) as i32;
+            let worth = if data == 0 {
+                i32::MIN
+            } else {
+                depth_of(data) as i32 - 8 * stale
+            };
+            if worth < worst {
+                worst = worth;
+                victim = entry;
+            }
+        }
+        Self::write(
+            victim,
+            hash,
+            pack(mv, score.to_tt(ply), eval, depth, bound, age),
+        );
+    }
+
+    fn write(entry: &Entry, hash: u64, data: u64) {
+        entry.check.store(hash ^ data, Relaxed);
+        entry.data.store(data, Relaxed);
+    }
+
+    /// Permille of sampled entries written by the current search, for `info hashfull`.
+    pub fn hashfull(&self) -> u32 {
+        let age = self.age.load(Relaxed);
+        let sample = self.buckets.len().min(250);
+        let used: usize = self.buckets[..sample]
+            .iter()
+            .flat_map(|b| b.0.iter())
+            .filter(|e| {
+                let data = e.data.load(Relaxed);
+                data != 0 && age_of(data) == age
+            })
+            .count();
+        (used * 1000 / (sample * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::{Role, Square};
+    use crate::search::score::WinKind;
+
+    #[test]
+    fn store_then_probe() {
+        let tt = TranspositionTable::new(1);
+        let mv = Move::place(Square(7), Role::Wall);
+        tt.store(0xDEAD_BEEF, 3, Some(mv), Score(-250), -17, 9, Bound::Lower);
+        let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
+        assert_eq!(hit.mv, Some(mv));
+        assert_eq!(
+            (hit.score, hit.eval, hit.depth, hit.bound),
+            (Score(-250), -17, 9, Bound::Lower)
+        );
+        assert_eq!(tt.probe(0xDEAD_BEEE, 3), None);
+        // Proven scores move with the distance of the probing node.
+        let win = Score::win_in(7, WinKind::Road);
+        tt.store(42, 3, None, win, 0, 4, Bound::Exact);
+        assert_eq!(
+            tt.probe(42, 1).unwrap().score,
+            Score::win_in(5, WinKind::Road)
+        );
+        assert!(tt.hashfull() > 0);
+    }
+
+    #[test]
+    fn buckets_evict_the_least_worth() {
+        let tt = TranspositionTable::new(0); // one bucket
+        for key in 1..=4u64 {
+            tt.store(key, 0, None, Score(1), 0, key as u8 * 10, Bound::Exact);
+        }
+        tt.store(99, 0, None, Score(1), 0, 5, Bound::Exact);
+        assert!(tt.probe(1, 0).is_none(), "the shallowest entry goes");
+        assert!(tt.probe(4, 0).is_some() && tt.probe(99, 0).is_some());
+    }
+}
