@@ -204,7 +204,11 @@ impl Default for Engine {
 impl Engine {
     /// An engine with default options and a 6×6 game.
     pub fn new() -> Self {
-        let options = Options::default();
+        Self::with_options(Options::default())
+    }
+
+    /// An engine with `options` and a 6×6 game.
+    pub fn with_options(options: Options) -> Self {
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
             game: Box::new(SizedGame::<6>::new(0)),
