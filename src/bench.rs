@@ -3,7 +3,8 @@
 //! A fixed list of positions on sizes 4 to 8 is searched to a fixed depth on one thread, each
 //! with a fresh transposition table and fresh history, and the node counts are summed. The total
 //! is the fingerprint quoted as `Bench: <nodes>` in commit messages: a change that moves it
-//! changes the search; a refactor leaves it alone. It does not depend on timing.
+//! changes the search; a refactor leaves it alone. It does not depend on timing. With more
+//! threads (`--threads`) the bench measures parallel speed instead; node counts then vary.
 
 use crate::engine::{Engine, Options, Reporter, Start};
 use crate::search::Limits;
@@ -72,14 +73,15 @@ pub struct BenchLine {
     pub best: String,
 }
 
-/// Runs the bench at `depth`, calling `each` after every position; returns the lines and the
-/// elapsed seconds.
-pub fn run(depth: u32, mut each: impl FnMut(&BenchLine)) -> (Vec<BenchLine>, f64) {
+/// Runs the bench at `depth` on `threads` threads (the fingerprint is defined for 1), calling
+/// `each` after every position; returns the lines and the elapsed seconds.
+pub fn run(depth: u32, threads: usize, mut each: impl FnMut(&BenchLine)) -> (Vec<BenchLine>, f64) {
     let started = Instant::now();
     let mut lines = Vec::with_capacity(BENCH_POSITIONS.len());
     for &(size, tps) in BENCH_POSITIONS {
         let mut engine = Engine::with_options(Options {
             hash_mb: 16,
+            threads,
             ..Options::default()
         });
         engine.new_game(size).expect("bench sizes are supported");

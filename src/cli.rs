@@ -40,6 +40,9 @@ enum Command {
         Example:\n  cairn bench\n  cairn bench --depth 5"
     )]
     Bench {
+        /// Threads (the fingerprint is defined for 1; more measure parallel speed).
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+        threads: u16,
         /// Search depth.
         #[arg(long, default_value_t = cairn::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
@@ -84,8 +87,8 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        Some(Command::Bench { depth }) => {
-            bench(depth);
+        Some(Command::Bench { depth, threads }) => {
+            bench(depth, threads as usize);
             Ok(())
         }
         None | Some(Command::Tei) => {
@@ -205,8 +208,8 @@ fn replay(file: &PathBuf) -> Result<(), String> {
     }
 }
 
-fn bench(depth: u32) {
-    let (lines, secs) = cairn::bench::run(depth, |line| {
+fn bench(depth: u32, threads: usize) {
+    let (lines, secs) = cairn::bench::run(depth, threads, |line| {
         println!(
             "{:>12} {:>2}x{} {:<8} {}",
             line.nodes, line.size, line.size, line.best, line.tps

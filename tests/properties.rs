@@ -217,3 +217,40 @@ fn color_swap_flips_the_side_to_move() {
     assert_eq!(tps::to_tps(&swapped), "x4,2/x5/x5/x5/1,x4 2 2");
     assert_eq!(swapped.color_swapped(), pos);
 }
+
+fn eval_symmetric<const N: usize>(seed: u64) {
+    let mut rng = Rng::new(seed);
+    let boards: Vec<Position<N>> = (0..200)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    for pos in random_positions::<N>(seed, 10, 120)
+        .into_iter()
+        .chain(boards)
+    {
+        if pos.is_opening() {
+            continue;
+        }
+        let score = cairn::eval::evaluate(&pos);
+        assert_eq!(
+            cairn::eval::evaluate(&pos.color_swapped()),
+            score,
+            "{pos:?}"
+        );
+        for symmetry in 1..8 {
+            assert_eq!(
+                cairn::eval::evaluate(&pos.transformed(symmetry)),
+                score,
+                "{pos:?}"
+            );
+        }
+    }
+}
+
+/// The evaluation is the same under the 8 board symmetries and under colour swap (from the
+/// side to move's point of view, with komi negated).
+#[test]
+fn evaluation_is_symmetric() {
+    for_all_sizes(
+        &|size| cairn::with_size!(size, |N| eval_symmetric::<N>(400 + size as u64), else unreachable!()),
+    );
+}
