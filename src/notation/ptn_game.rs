@@ -7,7 +7,8 @@
 //!   plies without any numbers, as in opening books, are fine too;
 //! - `{comments}` anywhere in the move text, attached to the ply before them;
 //! - results `R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2 0-0 *`;
-//! - several games per file: a tag after move text starts the next game.
+//! - several games per file: a tag after move text, or a second `Size` or `TPS` tag, starts the
+//!   next game (so header-only puzzles can follow each other; other tags may repeat).
 //!
 //! Errors give the 1-based line and column and say what was expected. Syntax is checked here;
 //! [`replay`] then plays the moves by the rules, naming the ply that fails.
@@ -71,7 +72,12 @@ pub enum PtnErrorKind {
     /// A `{` with no closing `}`.
     UnterminatedComment,
     /// A move that is not PTN.
-    Move(PtnMoveError),
+    Move {
+        /// 1-based ply index within its game.
+        ply: usize,
+        /// What is wrong with it.
+        error: PtnMoveError,
+    },
     /// A move or second result after the result.
     AfterResult(String),
 }
@@ -82,7 +88,7 @@ impl fmt::Display for PtnError {
         match &self.kind {
             PtnErrorKind::Tag(why) => write!(f, "bad tag: {why}"),
             PtnErrorKind::UnterminatedComment => f.write_str("comment `{` is never closed"),
-            PtnErrorKind::Move(e) => e.fmt(f),
+            PtnErrorKind::Move { ply, error } => write!(f, "ply {ply}: {error}"),
             PtnErrorKind::AfterResult(t) => write!(f, "`{t}` comes after the game's result"),
         }
     }
@@ -187,11 +193,17 @@ pub fn parse_file(text: &str) -> Result<Vec<PtnGame>, PtnError> {
             cur.bump();
         } else if c == '[' {
             cur.bump();
-            if in_moves {
+            let tag = cur.tag(line, column)?;
+            // A tag after move text, or a second `Size` or `TPS` tag, starts the next game (so
+            // consecutive header-only puzzles stay separate; other tags may repeat).
+            let defines_game = ["Size", "TPS"]
+                .iter()
+                .any(|t| t.eq_ignore_ascii_case(&tag.0));
+            let repeated = defines_game && game.tag(&tag.0).is_some();
+            if in_moves || repeated {
                 games.push(std::mem::take(&mut game));
                 in_moves = false;
             }
-            let tag = cur.tag(line, column)?;
             game.tags.push(tag);
         } else if c == '{' {
             cur.bump();
@@ -229,9 +241,10 @@ pub fn parse_file(text: &str) -> Result<Vec<PtnGame>, PtnError> {
                 return Err(cur.error(line, column, PtnErrorKind::AfterResult(token)));
             }
             let column = column + (token.len() - ply_text.len());
+            let ply = game.plies.len() + 1;
             let mv = ply_text
                 .parse::<PtnMove>()
-                .map_err(|e| cur.error(line, column, PtnErrorKind::Move(e)))?;
+                .map_err(|error| cur.error(line, column, PtnErrorKind::Move { ply, error }))?;
             let (_, crush_mark, annotations) = split_annotations(ply_text);
             game.plies.push(PtnPly {
                 mv,

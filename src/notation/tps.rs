@@ -144,6 +144,9 @@ fn parse_stack(text: &str, row: usize) -> Result<TpsStack, TpsError> {
         Some(b'C') => (&text[..text.len() - 1], Role::Cap),
         _ => (text, Role::Flat),
     };
+    if text.is_empty() {
+        return Err(bad("empty square text (two commas in a row?)"));
+    }
     if digits.is_empty() {
         return Err(bad("a wall or capstone needs a colour before it"));
     }
