@@ -47,6 +47,16 @@ enum Command {
         #[arg(long, default_value_t = cairn::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
     },
+    /// Play a match between two TEI engines (Cairn or any other) and report Elo and SPRT.
+    #[command(
+        after_help = "Engine spec: \"cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]...\"\n\n\
+        Examples:\n  \
+        cairn match --engine \"cmd=target/release/cairn name=new\" --engine \"cmd=./cairn-old name=old\" \\\n    \
+        --size 6 --tc 10+0.1 --komi 2 --book openings/6s_4ply.txt --games 200 --concurrency 2 \\\n    \
+        --ptn games.ptn --sprt \"elo0=0 elo1=10 alpha=0.05 beta=0.05\"\n  \
+        cairn match --engine cmd=target/release/cairn --engine cmd=target/release/cairn --size 5 --games 10"
+    )]
+    Match(MatchArgs),
     /// Replay every game of a PTN file by the rules and print its final TPS and result.
     #[command(
         after_help = "Prints one line per game: <final TPS><TAB><result>, where the result \
@@ -81,12 +91,47 @@ struct PerftArgs {
     threads: u16,
 }
 
+#[derive(Args)]
+struct MatchArgs {
+    /// An engine spec (give exactly two); results are from the first one's point of view.
+    #[arg(long = "engine", required = true, num_args = 1)]
+    engines: Vec<String>,
+    /// Board size (3-8).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    size: u8,
+    /// Time control, base+increment in seconds.
+    #[arg(long, default_value = "10+0.1")]
+    tc: String,
+    /// Komi in flats (a multiple of 0.5, from -5 to 5).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    komi: f64,
+    /// Number of games (rounded up to pairs: each opening is played with both colours).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    games: u32,
+    /// Opening book: one opening per line, plies separated by spaces.
+    #[arg(long)]
+    book: Option<PathBuf>,
+    /// Games played at once.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    concurrency: u16,
+    /// Append every game to this PTN file.
+    #[arg(long)]
+    ptn: Option<PathBuf>,
+    /// Stop when the test decides: "elo0=E0 elo1=E1 alpha=A beta=B".
+    #[arg(long)]
+    sprt: Option<String>,
+    /// Stop a game unfinished (*, a draw) after this many plies.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..))]
+    max_plies: u32,
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let outcome = match cli.command {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
+        Some(Command::Match(args)) => run_match(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())
@@ -220,4 +265,103 @@ fn bench(depth: u32, threads: usize) {
         "{total} nodes {} nps",
         (total as f64 / secs.max(1e-9)) as u64
     );
+}
+
+fn parse_sprt(text: &str) -> Result<cairn::arena::Sprt, String> {
+    let mut sprt = cairn::arena::Sprt {
+        elo0: 0.0,
+        elo1: 5.0,
+        alpha: 0.05,
+        beta: 0.05,
+    };
+    for part in text.split_whitespace() {
+        let (key, value) = part
+            .split_once('=')
+            .ok_or_else(|| format!("--sprt `{part}`: expected key=value"))?;
+        let value: f64 = value
+            .parse()
+            .map_err(|_| format!("--sprt `{part}`: not a number"))?;
+        match key {
+            "elo0" => sprt.elo0 = value,
+            "elo1" => sprt.elo1 = value,
+            "alpha" => sprt.alpha = value,
+            "beta" => sprt.beta = value,
+            _ => {
+                return Err(format!(
+                    "--sprt `{key}`: expected elo0, elo1, alpha or beta"
+                ))
+            }
+        }
+    }
+    let valid = |p: f64| p > 0.0 && p < 0.5;
+    if sprt.elo1 <= sprt.elo0 || !valid(sprt.alpha) || !valid(sprt.beta) {
+        return Err(format!(
+            "--sprt \"{text}\": need elo1 > elo0 and 0 < alpha, beta < 0.5"
+        ));
+    }
+    Ok(sprt)
+}
+
+fn run_match(args: &MatchArgs) -> Result<(), String> {
+    use cairn::arena::{self, EngineSpec, GameSettings, MatchConfig, TimeControl};
+    if args.engines.len() != 2 {
+        return Err(format!(
+            "give exactly two --engine specs, not {}",
+            args.engines.len()
+        ));
+    }
+    let spec = |i: usize| {
+        args.engines[i]
+            .parse::<EngineSpec>()
+            .map_err(|e| format!("--engine: {e}"))
+    };
+    let half_komi = args.komi * 2.0;
+    if half_komi.fract() != 0.0 || !(-10.0..=10.0).contains(&half_komi) {
+        return Err(format!(
+            "--komi {}: must be a multiple of 0.5 from -5 to 5",
+            args.komi
+        ));
+    }
+    let book = match &args.book {
+        Some(path) => Some(
+            std::fs::read_to_string(path).map_err(|e| format!("--book {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let config = MatchConfig {
+        engines: [spec(0)?, spec(1)?],
+        size: args.size as usize,
+        settings: GameSettings {
+            half_komi: half_komi as i8,
+            tc: args
+                .tc
+                .parse::<TimeControl>()
+                .map_err(|e| format!("--tc: {e}"))?,
+            max_plies: args.max_plies,
+        },
+        games: args.games as usize,
+        book,
+        concurrency: args.concurrency as usize,
+        ptn: args.ptn.clone(),
+        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
+    };
+    let outcome = arena::run(&config)?;
+    let t = outcome.tally;
+    let (elo, err) = t.elo();
+    println!(
+        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, elo {elo:+.1} ± {err:.1}, forfeits {}/{}",
+        config.engines[0].name,
+        config.engines[1].name,
+        t.wins,
+        t.losses,
+        t.draws,
+        t.games(),
+        100.0 * t.score(),
+        outcome.forfeits[0],
+        outcome.forfeits[1]
+    );
+    if let Some((llr, state)) = outcome.sprt {
+        println!("sprt: llr {llr:.2}, {state:?}");
+    }
+    Ok(())
 }

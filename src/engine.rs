@@ -184,6 +184,8 @@ impl<const N: usize> Game for SizedGame<N> {
 /// A search running on its own thread.
 struct Running {
     stop: Arc<AtomicBool>,
+    /// Set by the search thread once it has reported its best move; the thread only exits after.
+    reported: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -265,11 +267,11 @@ impl Engine {
         self.game.diagram()
     }
 
-    /// Whether a search is running.
+    /// Whether a search is running (one that has reported its best move is not).
     pub fn is_searching(&self) -> bool {
         self.running
             .as_ref()
-            .is_some_and(|r| !r.handle.is_finished())
+            .is_some_and(|r| !r.reported.load(Relaxed) && !r.handle.is_finished())
     }
 
     fn config(&self) -> SearchConfig {
@@ -292,13 +294,26 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let config = self.config();
         let thread_stop = Arc::clone(&stop);
+        let reported = Arc::new(AtomicBool::new(false));
+        let thread_reported = Arc::clone(&reported);
+        let report: Reporter = Arc::new(move |event| {
+            let is_best = matches!(event, SearchEvent::BestMove(_));
+            reporter(event);
+            if is_best {
+                thread_reported.store(true, Relaxed);
+            }
+        });
         let handle = std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
-                game.search(&limits, &config, &tt, &thread_stop, &reporter);
+                game.search(&limits, &config, &tt, &thread_stop, &report);
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.running = Some(Running { stop, handle });
+        self.running = Some(Running {
+            stop,
+            reported,
+            handle,
+        });
         Ok(())
     }
 

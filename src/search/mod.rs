@@ -80,12 +80,11 @@ pub struct SearchResult {
     pub nodes: u64,
 }
 
-/// Estimated moves left for the side to move, for time allocation: pieces in hand bound how
-/// long the game can last before a flat-out, and most games end well before that.
+/// Estimated moves left for the side to move, for time allocation: about one per piece in
+/// hand (games rarely outlast the reserves by much), never fewer than 10.
 fn moves_left<const N: usize>(pos: &Position<N>) -> u64 {
     let me = pos.side_to_move();
-    let in_hand = (pos.stones_left(me) + pos.caps_left(me)) as u64;
-    (in_hand * 2 / 3).max(8)
+    ((pos.stones_left(me) + pos.caps_left(me)) as u64).max(10)
 }
 
 /// Searches `pos` (whose game history, oldest first and `pos` last, is `game`: each position's

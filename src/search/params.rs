@@ -84,11 +84,12 @@ pub const TIME_INC_PERCENT: u64 = 75;
 /// The soft budget never exceeds this share of the usable clock, percent.
 pub const TIME_SOFT_MAX_PERCENT: u64 = 20;
 /// The hard deadline is this many soft budgets...
-pub const TIME_HARD_FACTOR: u64 = 4;
+pub const TIME_HARD_FACTOR: u64 = 3;
 /// ...but never more than this share of the usable clock, percent.
 pub const TIME_HARD_MAX_PERCENT: u64 = 40;
-/// No new iteration once this fraction of the hard deadline is used.
-pub const TIME_NEXT_ITERATION_FRACTION: f64 = 0.5;
+/// No new iteration once this fraction of the (scaled) soft budget is used: the next one would
+/// take longer than all before it.
+pub const TIME_NEXT_ITERATION_FRACTION: f64 = 0.6;
 /// The soft deadline is scaled by up to this factor when the best move changes often.
 pub const TIME_INSTABILITY_MAX: f64 = 2.0;
 /// Default move overhead, ms.

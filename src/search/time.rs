@@ -98,18 +98,14 @@ impl TimeManager {
         self.hard.is_some_and(|h| self.elapsed() >= h)
     }
 
-    /// Whether a new iteration should not start, with the soft deadline scaled by `scale`
-    /// (above 1 when the best move is unstable). An iteration that would likely not finish
-    /// before the hard deadline is not started either.
+    /// Whether a new iteration should not start, with the soft budget scaled by `scale` (above
+    /// 1 when the best move is unstable): past a fraction of it, the next iteration would most
+    /// likely overrun it.
     pub fn soft_expired(&self, scale: f64) -> bool {
-        let elapsed = self.elapsed();
-        let soft_hit = self
-            .soft
-            .is_some_and(|s| elapsed.as_secs_f64() >= s.as_secs_f64() * scale);
-        let hard_near = self.hard.is_some_and(|h| {
-            elapsed.as_secs_f64() >= h.as_secs_f64() * TIME_NEXT_ITERATION_FRACTION
-        });
-        soft_hit || hard_near
+        let elapsed = self.elapsed().as_secs_f64();
+        self.soft.is_some_and(|s| {
+            elapsed >= s.as_secs_f64() * (scale * TIME_NEXT_ITERATION_FRACTION).min(1.0)
+        })
     }
 
     /// The soft deadline, if any (for logging).

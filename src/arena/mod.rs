@@ -1,0 +1,293 @@
+//! `cairn match`: an engine-vs-engine runner for any TEI engines, Cairn included.
+//!
+//! Games are scheduled in pairs: each opening of the book is played twice with the colours
+//! swapped (without a book, every game starts from the empty board). `concurrency` games run at
+//! once, each slot with its own pair of engine processes, reused from game to game and restarted
+//! after a crash. Every finished game is appended to the PTN output with its termination and
+//! per-move `{eval/depth time}` comments; a progress line with the Elo estimate goes to stderr.
+//! With an SPRT the match stops as soon as the test decides.
+
+mod book;
+mod game;
+mod process;
+mod stats;
+
+pub use game::{GameRecord, GameSettings, TimeControl};
+pub use process::{EngineProcess, EngineSpec};
+pub use stats::{Sprt, SprtState, Tally};
+
+use crate::board::Color;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are from the first one's point of view.
+    pub engines: [EngineSpec; 2],
+    /// Board size.
+    pub size: usize,
+    /// Clock, komi and ply limit.
+    pub settings: GameSettings,
+    /// Number of games (rounded up to whole pairs).
+    pub games: usize,
+    /// Book text (one opening per line), if any.
+    pub book: Option<String>,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where to append the games as PTN.
+    pub ptn: Option<PathBuf>,
+    /// Stop early when this test decides.
+    pub sprt: Option<Sprt>,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// Results from the first engine's point of view.
+    pub tally: Tally,
+    /// Games lost by forfeit (crash, time, illegal move), per engine.
+    pub forfeits: [u32; 2],
+    /// The SPRT decision, if a test was run.
+    pub sprt: Option<(f64, SprtState)>,
+}
+
+/// Runs a match; errors only for setup problems (bad book, engines that cannot start).
+pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
+    let openings: Vec<Vec<String>> = match &config.book {
+        Some(text) => crate::with_size!(config.size, |N| book::load::<N>(text),
+            else Err(format!("unsupported size {}", config.size)))
+        .map_err(|e| format!("book: {e}"))?,
+        None => vec![Vec::new()],
+    };
+    if openings.is_empty() {
+        return Err("book: no openings".to_string());
+    }
+    for spec in &config.engines {
+        let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
+        probe
+            .handshake(config.settings.half_komi)
+            .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
+        probe.quit();
+    }
+    let pairs = config.games.div_ceil(2).max(1);
+    let total = pairs * 2;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let state = Mutex::new((Tally::default(), [0u32; 2], 0usize));
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, total) {
+            scope.spawn(|| {
+                let mut slot: [Option<EngineProcess>; 2] = [None, None];
+                loop {
+                    let index = next.fetch_add(1, Relaxed);
+                    if index >= total || stop.load(Relaxed) {
+                        break;
+                    }
+                    let opening = &openings[(index / 2) % openings.len()];
+                    let first_is_white = index % 2 == 0;
+                    let record = play_one(config, &mut slot, opening, first_is_white);
+                    let mut guard = state.lock().expect("match state");
+                    let (tally, forfeits, done) = &mut *guard;
+                    *done += 1;
+                    let first_color = if first_is_white { Color::White } else { Color::Black };
+                    match record.winner {
+                        Some(c) if c == first_color => tally.wins += 1,
+                        Some(_) => tally.losses += 1,
+                        None => tally.draws += 1,
+                    }
+                    if record.termination.contains("lost on time")
+                        || record.termination.contains("crashed")
+                        || record.termination.contains("illegal")
+                        || record.termination.contains("malformed")
+                    {
+                        let loser_is_first = record.winner.is_some_and(|w| w != first_color);
+                        forfeits[usize::from(!loser_is_first)] += 1;
+                    }
+                    if let Some(path) = &config.ptn {
+                        if let Err(e) = append_ptn(path, config, &record, index + 1) {
+                            log::error!("{}: {e}", path.display());
+                        }
+                    }
+                    let (elo, err) = tally.elo();
+                    let mut line = format!(
+                        "game {done}/{total} {} vs {}: {} ({})  {}: +{} -{} ={}  elo {elo:+.1} ± {err:.1}  {:.0}s",
+                        record.white,
+                        record.black,
+                        record.result,
+                        record.termination,
+                        config.engines[0].name,
+                        tally.wins,
+                        tally.losses,
+                        tally.draws,
+                        started.elapsed().as_secs_f64()
+                    );
+                    if let Some(sprt) = &config.sprt {
+                        let (llr, decision) = tally.sprt(sprt);
+                        line.push_str(&format!("  llr {llr:.2}"));
+                        if decision != SprtState::Continue {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                    eprintln!("{line}");
+                }
+                for engine in slot.into_iter().flatten() {
+                    engine.quit();
+                }
+            });
+        }
+    });
+    let (tally, forfeits, _) = *state.lock().expect("match state");
+    Ok(MatchOutcome {
+        tally,
+        forfeits,
+        sprt: config.sprt.map(|s| tally.sprt(&s)),
+    })
+}
+
+/// Plays one game with the slot's engines, (re)starting any that is not running.
+fn play_one(
+    config: &MatchConfig,
+    slot: &mut [Option<EngineProcess>; 2],
+    opening: &[String],
+    first_is_white: bool,
+) -> GameRecord {
+    for (i, engine) in slot.iter_mut().enumerate() {
+        if engine.is_none() {
+            let spec = &config.engines[i];
+            match EngineProcess::spawn(spec)
+                .and_then(|mut e| e.handshake(config.settings.half_komi).map(|_| e))
+            {
+                Ok(e) => *engine = Some(e),
+                Err(e) => log::error!("{}: {e}", spec.name),
+            }
+        }
+    }
+    let [a, b] = slot;
+    let record = match (a.as_mut(), b.as_mut()) {
+        (Some(a), Some(b)) => {
+            let engines = if first_is_white { [a, b] } else { [b, a] };
+            crate::with_size!(config.size, |N| game::play::<N>(engines, opening, &config.settings),
+                else unreachable!("the size was checked with the book"))
+        }
+        _ => {
+            let first_failed = a.is_none();
+            let loser_white = first_failed == first_is_white;
+            let names = [&config.engines[0].name, &config.engines[1].name];
+            let (white, black) = if first_is_white {
+                (names[0], names[1])
+            } else {
+                (names[1], names[0])
+            };
+            GameRecord {
+                white: white.clone(),
+                black: black.clone(),
+                opening: opening.to_vec(),
+                moves: Vec::new(),
+                result: if loser_white { "0-1" } else { "1-0" }.to_string(),
+                termination: format!(
+                    "{} crashed: could not be started",
+                    names[usize::from(!first_failed)]
+                ),
+                winner: Some(if loser_white {
+                    Color::Black
+                } else {
+                    Color::White
+                }),
+            }
+        }
+    };
+    // An engine that crashed is restarted for the next game.
+    if record.termination.contains("crashed") {
+        let crashed_white = record.winner == Some(Color::Black);
+        let crashed_first = crashed_white == first_is_white;
+        slot[usize::from(!crashed_first)] = None;
+    }
+    record
+}
+
+/// Today's date as `YYYY.MM.DD` (UTC), without a date crate.
+fn today() -> String {
+    let days = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() / 86_400) as i64;
+    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's published algorithm.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+/// The game as PTN text.
+pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String {
+    let s = &config.settings;
+    let komi = s.half_komi as f64 / 2.0;
+    let mut out = String::new();
+    for (k, v) in [
+        ("Event", "cairn match".to_string()),
+        ("Date", today()),
+        ("Round", round.to_string()),
+        ("Player1", record.white.clone()),
+        ("Player2", record.black.clone()),
+        ("Size", config.size.to_string()),
+        ("Komi", format!("{komi}")),
+        (
+            "Clock",
+            format!(
+                "{}+{}",
+                s.tc.base_ms as f64 / 1000.0,
+                s.tc.inc_ms as f64 / 1000.0
+            ),
+        ),
+        ("Result", record.result.clone()),
+        ("Termination", record.termination.clone()),
+    ] {
+        out.push_str(&format!(
+            "[{k} \"{}\"]\n",
+            v.replace('\\', "\\\\").replace('"', "\\\"")
+        ));
+    }
+    out.push('\n');
+    let plies = record
+        .opening
+        .iter()
+        .map(|m| format!("{m} {{book}}"))
+        .chain(record.moves.iter().map(|m| match m.eval {
+            Some((cp, depth, secs)) => {
+                format!("{} {{{:+.2}/{depth} {secs:.2}s}}", m.ptn, cp as f64 / 100.0)
+            }
+            None => m.ptn.clone(),
+        }));
+    for (i, ply) in plies.enumerate() {
+        if i % 2 == 0 {
+            out.push_str(&format!("{}. ", i / 2 + 1));
+        }
+        out.push_str(&ply);
+        out.push(if i % 2 == 1 { '\n' } else { ' ' });
+    }
+    out.push_str(&record.result);
+    out.push_str("\n\n");
+    out
+}
+
+fn append_ptn(
+    path: &PathBuf,
+    config: &MatchConfig,
+    record: &GameRecord,
+    round: usize,
+) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    file.write_all(to_ptn(config, record, round).as_bytes())
+}

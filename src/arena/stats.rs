@@ -1,0 +1,140 @@
+//! Match statistics: Elo with a 95% error bar, and the sequential probability ratio test.
+//!
+//! Scores are from the first engine's point of view: win 1, draw ½, loss 0. The Elo estimate is
+//! the logistic inverse of the mean score; its interval comes from the per-game variance of the
+//! scores (normal approximation). The SPRT uses the normal approximation of the log-likelihood
+//! ratio between "the difference is `elo0`" and "it is `elo1`" (as fishtest and cutechess do):
+//! `LLR ≈ n (s1 − s0)(2·mean − s0 − s1) / (2·var)`, with bounds `ln(β/(1−α))` and
+//! `ln((1−β)/α)`.
+
+/// Wins, draws and losses of the first engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Games won by the first engine.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost by the first engine.
+    pub losses: u32,
+}
+
+/// SPRT settings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sprt {
+    /// Elo difference of the null hypothesis.
+    pub elo0: f64,
+    /// Elo difference of the alternative.
+    pub elo1: f64,
+    /// False-positive rate.
+    pub alpha: f64,
+    /// False-negative rate.
+    pub beta: f64,
+}
+
+/// What the SPRT says so far.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SprtState {
+    /// Keep playing.
+    Continue,
+    /// `elo1` accepted: the change is good.
+    AcceptH1,
+    /// `elo0` accepted: the change is not good enough.
+    AcceptH0,
+}
+
+fn expected_score(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+fn elo_of(score: f64) -> f64 {
+    let s = score.clamp(1e-6, 1.0 - 1e-6);
+    -400.0 * (1.0 / s - 1.0).log10()
+}
+
+impl Tally {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Mean score.
+    pub fn score(&self) -> f64 {
+        (self.wins as f64 + 0.5 * self.draws as f64) / self.games().max(1) as f64
+    }
+
+    fn variance(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        let m = self.score();
+        (self.wins as f64 * (1.0 - m).powi(2)
+            + self.draws as f64 * (0.5 - m).powi(2)
+            + self.losses as f64 * m.powi(2))
+            / n
+    }
+
+    /// Elo difference and the half-width of its 95% interval.
+    pub fn elo(&self) -> (f64, f64) {
+        let n = self.games().max(1) as f64;
+        let m = self.score();
+        let se = (self.variance() / n).sqrt();
+        let (low, high) = (elo_of(m - 1.96 * se), elo_of(m + 1.96 * se));
+        (elo_of(m), (high - low) / 2.0)
+    }
+
+    /// The log-likelihood ratio and the state of the test.
+    pub fn sprt(&self, sprt: &Sprt) -> (f64, SprtState) {
+        let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
+        let var = self.variance();
+        let llr = if self.games() == 0 || var <= 0.0 {
+            0.0
+        } else {
+            self.games() as f64 * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+        };
+        let lower = (sprt.beta / (1.0 - sprt.alpha)).ln();
+        let upper = ((1.0 - sprt.beta) / sprt.alpha).ln();
+        let state = if llr >= upper {
+            SprtState::AcceptH1
+        } else if llr <= lower {
+            SprtState::AcceptH0
+        } else {
+            SprtState::Continue
+        };
+        (llr, state)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn elo_and_sprt() {
+        let even = Tally {
+            wins: 50,
+            draws: 0,
+            losses: 50,
+        };
+        assert!(even.elo().0.abs() < 1e-9);
+        let strong = Tally {
+            wins: 75,
+            draws: 0,
+            losses: 25,
+        };
+        let (elo, err) = strong.elo();
+        assert!((elo - 190.8).abs() < 0.5, "{elo}");
+        assert!(err > 50.0 && err < 100.0, "{err}");
+        let test = Sprt {
+            elo0: 0.0,
+            elo1: 10.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        assert_eq!(strong.sprt(&test).1, SprtState::AcceptH1);
+        let weak = Tally {
+            wins: 25,
+            draws: 10,
+            losses: 65,
+        };
+        assert_eq!(weak.sprt(&test).1, SprtState::AcceptH0);
+        assert_eq!(Tally::default().sprt(&test).1, SprtState::Continue);
+    }
+}
