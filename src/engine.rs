@@ -224,20 +224,26 @@ impl Engine {
         &self.options
     }
 
-    /// Changes options; a new table size takes effect at once (waiting for any search).
-    pub fn set_options(&mut self, options: Options) {
+    /// Changes options; a new table size takes effect at once. Refused while a search runs,
+    /// and when the table cannot be allocated (the old options stay).
+    pub fn set_options(&mut self, options: Options) -> Result<(), String> {
+        if self.is_searching() {
+            return Err("cannot change options while searching; send stop first".to_string());
+        }
         self.wait();
         if options.hash_mb != self.options.hash_mb {
-            self.tt = Arc::new(TranspositionTable::new(options.hash_mb));
+            self.tt = Arc::new(TranspositionTable::try_new(options.hash_mb)?);
         }
         self.options = options;
+        Ok(())
     }
 
-    /// Starts a new game of `size` (3..=8): clears the table and the position.
+    /// Starts a new game of `size` (3..=8): stops any search, clears the table and the position.
     pub fn new_game(&mut self, size: usize) -> Result<(), String> {
         let half_komi = self.options.half_komi;
         let game: Box<dyn Game> = crate::with_size!(size, |N| Box::new(SizedGame::<N>::new(half_komi)),
             else return Err(format!("unsupported board size {size}; Cairn plays 3 to 8")));
+        self.stop();
         self.wait();
         self.game = game;
         match Arc::get_mut(&mut self.tt) {
@@ -297,11 +303,11 @@ impl Engine {
         let reported = Arc::new(AtomicBool::new(false));
         let thread_reported = Arc::clone(&reported);
         let report: Reporter = Arc::new(move |event| {
-            let is_best = matches!(event, SearchEvent::BestMove(_));
-            reporter(event);
-            if is_best {
+            // Marked before the line goes out, so a GUI answering at once is never refused.
+            if matches!(event, SearchEvent::BestMove(_)) {
                 thread_reported.store(true, Relaxed);
             }
+            reporter(event);
         });
         let handle = std::thread::Builder::new()
             .name("search".to_string())

@@ -128,13 +128,23 @@ mod tests {
             alpha: 0.05,
             beta: 0.05,
         };
-        assert_eq!(strong.sprt(&test).1, SprtState::AcceptH1);
+        // n (s1 - s0)(2m - s0 - s1) / (2 var) = 100 · 0.01439 · 0.4856 / 0.375 ≈ 1.86 < 2.94.
+        let (llr, state) = strong.sprt(&test);
+        assert!((llr - 1.864).abs() < 0.01, "{llr}");
+        assert_eq!(state, SprtState::Continue);
+        let scaled = |t: Tally| Tally {
+            wins: t.wins * 10,
+            draws: t.draws * 10,
+            losses: t.losses * 10,
+        };
+        assert_eq!(scaled(strong).sprt(&test).1, SprtState::AcceptH1);
         let weak = Tally {
             wins: 25,
             draws: 10,
             losses: 65,
         };
-        assert_eq!(weak.sprt(&test).1, SprtState::AcceptH0);
+        assert_eq!(weak.sprt(&test).1, SprtState::Continue);
+        assert_eq!(scaled(weak).sprt(&test).1, SprtState::AcceptH0);
         assert_eq!(Tally::default().sprt(&test).1, SprtState::Continue);
     }
 }

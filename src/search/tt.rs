@@ -54,14 +54,12 @@ pub struct TtHit {
     pub bound: Bound,
 }
 
-#[derive(Default)]
 struct Entry {
     check: AtomicU64,
     data: AtomicU64,
 }
 
 #[repr(align(64))]
-#[derive(Default)]
 struct Bucket([Entry; 4]);
 
 const AGE_BITS: u32 = 5;
@@ -94,38 +92,107 @@ fn bound_of(data: u64) -> Option<Bound> {
     }
 }
 
+/// Cache-line aligned buckets in lazily zeroed memory.
+///
+/// The allocation is requested with 16-byte alignment so that the system allocator can satisfy
+/// it with `calloc`, which maps zero pages on demand: even a table of gigabytes is ready at once
+/// and costs memory only as it fills. (A 64-byte-aligned request would be zeroed eagerly, page by
+/// page.) The bucket array starts at the first 64-byte boundary inside the allocation.
+struct Buckets {
+    base: *mut u8,
+    layout: std::alloc::Layout,
+    first: *const Bucket,
+    len: usize,
+}
+
+// SAFETY: the buckets are only read and written through atomics, so sharing and sending the
+// table between threads is sound; `base` is owned and freed exactly once, in `drop`.
+unsafe impl Send for Buckets {}
+// SAFETY: as above: every access to the memory goes through `AtomicU64`.
+unsafe impl Sync for Buckets {}
+
+impl Buckets {
+    fn new(len: usize) -> Result<Self, String> {
+        let bytes = len
+            .checked_mul(std::mem::size_of::<Bucket>())
+            .and_then(|b| b.checked_add(std::mem::align_of::<Bucket>()))
+            .ok_or_else(|| format!("a table of {len} buckets is too large"))?;
+        let layout = std::alloc::Layout::from_size_align(bytes, 16)
+            .map_err(|_| format!("a table of {len} buckets is too large"))?;
+        // SAFETY: the layout has a non-zero size (at least one bucket plus its alignment slack).
+        let base = unsafe { std::alloc::alloc_zeroed(layout) };
+        if base.is_null() {
+            return Err(format!("out of memory for a {} MiB table", bytes >> 20));
+        }
+        let offset = base.align_offset(std::mem::align_of::<Bucket>());
+        // SAFETY: `offset < 64` and the allocation has 64 spare bytes, so `first` and the `len`
+        // buckets after it lie inside the allocation.
+        let first = unsafe { base.add(offset) }.cast::<Bucket>();
+        Ok(Buckets {
+            base,
+            layout,
+            first,
+            len,
+        })
+    }
+
+    fn slice(&self) -> &[Bucket] {
+        // SAFETY: `first` is 64-byte aligned and points at `len` buckets of zero-initialised (or
+        // since written) memory owned by `self`; all-zero bytes are a valid `Bucket`, as a bucket
+        // is only `AtomicU64`s, which have the representation of `u64`.
+        unsafe { std::slice::from_raw_parts(self.first, self.len) }
+    }
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // SAFETY: `base` was allocated with `layout` by the global allocator and is freed once.
+        unsafe { std::alloc::dealloc(self.base, self.layout) }
+    }
+}
+
 /// A shared, lockless transposition table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     age: AtomicU8,
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` mebibytes (at least one bucket).
+    /// A table of about `mb` mebibytes (at least one bucket); falls back to one bucket if the
+    /// memory cannot be had (see [`TranspositionTable::try_new`] to handle that instead).
     pub fn new(mb: usize) -> Self {
+        Self::try_new(mb).unwrap_or_else(|e| {
+            log::error!("{e}; using a minimal table");
+            Self::try_new(0).expect("one bucket can be allocated")
+        })
+    }
+
+    /// A table of about `mb` mebibytes (at least one bucket), or why it cannot be allocated.
+    pub fn try_new(mb: usize) -> Result<Self, String> {
         let count = (mb.saturating_mul(1 << 20) / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::new();
-        buckets.resize_with(count, Bucket::default);
-        TranspositionTable {
-            buckets,
+        Ok(TranspositionTable {
+            buckets: Buckets::new(count)?,
             age: AtomicU8::new(0),
-        }
+        })
     }
 
     /// The size in bytes.
     pub fn bytes(&self) -> usize {
-        self.buckets.len() * std::mem::size_of::<Bucket>()
+        self.buckets.len * std::mem::size_of::<Bucket>()
     }
 
-    /// Empties the table.
+    /// Empties the table, by a fresh lazily zeroed allocation when possible (fast at any size).
     pub fn clear(&mut self) {
-        for bucket in &mut self.buckets {
-            for entry in &mut bucket.0 {
-                *entry.check.get_mut() = 0;
-                *entry.data.get_mut() = 0;
+        *self.age.get_mut() = 0;
+        match Buckets::new(self.buckets.len) {
+            Ok(fresh) => self.buckets = fresh,
+            Err(_) => {
+                for entry in self.buckets.slice().iter().flat_map(|b| b.0.iter()) {
+                    entry.check.store(0, Relaxed);
+                    entry.data.store(0, Relaxed);
+                }
             }
         }
-        *self.age.get_mut() = 0;
     }
 
     /// Marks the start of a new search: older entries age and become cheaper to evict.
@@ -135,8 +202,8 @@ impl TranspositionTable {
     }
 
     fn bucket(&self, hash: u64) -> &Bucket {
-        let index = ((hash as u128 * self.buckets.len() as u128) >> 64) as usize;
-        &self.buckets[index]
+        let index = ((hash as u128 * self.buckets.len as u128) >> 64) as usize;
+        &self.buckets.slice()[index]
     }
 
     /// Looks `hash` up at a node `ply` plies from the root.
@@ -216,8 +283,8 @@ impl TranspositionTable {
     /// Permille of sampled entries written by the current search, for `info hashfull`.
     pub fn hashfull(&self) -> u32 {
         let age = self.age.load(Relaxed);
-        let sample = self.buckets.len().min(250);
-        let used: usize = self.buckets[..sample]
+        let sample = self.buckets.len.min(250);
+        let used: usize = self.buckets.slice()[..sample]
             .iter()
             .flat_map(|b| b.0.iter())
             .filter(|e| {

@@ -242,7 +242,8 @@ pub fn parse_komi(text: &str) -> Option<i8> {
     if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 3 {
         return None;
     }
-    if !fraction.bytes().all(|b| b.is_ascii_digit()) || (digits.contains('.') && fraction.is_empty())
+    if !fraction.bytes().all(|b| b.is_ascii_digit())
+        || (digits.contains('.') && fraction.is_empty())
     {
         return None;
     }
@@ -253,9 +254,7 @@ pub fn parse_komi(text: &str) -> Option<i8> {
     };
     let magnitude = 2 * whole.parse::<i64>().ok()? + half;
     let k = if negative { -magnitude } else { magnitude };
-    i8::try_from(k)
-        .ok()
-        .filter(|k| HALF_KOMI_RANGE.contains(k))
+    i8::try_from(k).ok().filter(|k| HALF_KOMI_RANGE.contains(k))
 }
 
 fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
@@ -357,9 +356,7 @@ fn parse_position(rest: &[&str]) -> Result<PositionCommand, TeiError> {
     };
     let moves = match rest.split_first() {
         None => Vec::new(),
-        Some((&word, moves)) if is(word, "moves") => {
-            moves.iter().map(|m| m.to_string()).collect()
-        }
+        Some((&word, moves)) if is(word, "moves") => moves.iter().map(|m| m.to_string()).collect(),
         Some((&word, _)) => {
             return Err(TeiError::Unexpected {
                 command: COMMAND,
@@ -405,7 +402,9 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, TeiError> {
         }
         // A keyword where the value should be is not taken as the value.
         let value = match rest.get(i) {
-            Some(v) if !GO_KEYS.contains(&v.to_ascii_lowercase().as_str()) && !is(v, "infinite") => {
+            Some(v)
+                if !GO_KEYS.contains(&v.to_ascii_lowercase().as_str()) && !is(v, "infinite") =>
+            {
                 i += 1;
                 *v
             }
@@ -545,10 +544,7 @@ mod tests {
     fn empty_and_unknown() {
         assert_eq!(err(""), TeiError::Empty);
         assert_eq!(err(" \t "), TeiError::Empty);
-        assert_eq!(
-            err("uci"),
-            TeiError::UnknownCommand("uci".to_string())
-        );
+        assert_eq!(err("uci"), TeiError::UnknownCommand("uci".to_string()));
         assert_eq!(
             err("xyzzy plugh"),
             TeiError::UnknownCommand("xyzzy".to_string())
@@ -592,7 +588,10 @@ mod tests {
         );
         assert!(matches!(err("setoption"), TeiError::Missing { .. }));
         assert!(matches!(err("setoption name"), TeiError::Missing { .. }));
-        assert!(matches!(err("setoption name value 3"), TeiError::Missing { .. }));
+        assert!(matches!(
+            err("setoption name value 3"),
+            TeiError::Missing { .. }
+        ));
         assert!(matches!(
             err("setoption Hash value 3"),
             TeiError::Unexpected { .. }
@@ -633,19 +632,40 @@ mod tests {
         // The size is range-checked by the engine, not here.
         assert_eq!(newgame("teinewgame 9").size, Some(9));
         assert!(matches!(err("teinewgame six"), TeiError::Unexpected { .. }));
-        assert!(matches!(err("teinewgame size x"), TeiError::BadValue { .. }));
+        assert!(matches!(
+            err("teinewgame size x"),
+            TeiError::BadValue { .. }
+        ));
         assert!(matches!(err("teinewgame 6.5"), TeiError::BadValue { .. }));
         assert!(matches!(err("teinewgame size"), TeiError::Missing { .. }));
-        assert!(matches!(err("teinewgame size 6 halfkomi"), TeiError::Missing { .. }));
-        assert!(matches!(err("teinewgame size 6 halfkomi 11"), TeiError::BadValue { .. }));
-        assert!(matches!(err("teinewgame size 6 halfkomi 2.5"), TeiError::BadValue { .. }));
-        assert!(matches!(err("teinewgame size 6 komi 2.25"), TeiError::BadValue { .. }));
-        assert!(matches!(err("teinewgame 6 size 6"), TeiError::Conflict { .. }));
+        assert!(matches!(
+            err("teinewgame size 6 halfkomi"),
+            TeiError::Missing { .. }
+        ));
+        assert!(matches!(
+            err("teinewgame size 6 halfkomi 11"),
+            TeiError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("teinewgame size 6 halfkomi 2.5"),
+            TeiError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("teinewgame size 6 komi 2.25"),
+            TeiError::BadValue { .. }
+        ));
+        assert!(matches!(
+            err("teinewgame 6 size 6"),
+            TeiError::Conflict { .. }
+        ));
         assert!(matches!(
             err("teinewgame size 6 komi 2 halfkomi 4"),
             TeiError::Conflict { .. }
         ));
-        assert!(matches!(err("teinewgame 6 flats 30"), TeiError::Unexpected { .. }));
+        assert!(matches!(
+            err("teinewgame 6 flats 30"),
+            TeiError::Unexpected { .. }
+        ));
     }
 
     #[test]
@@ -663,7 +683,9 @@ mod tests {
         ] {
             assert_eq!(parse_komi(text), Some(half), "{text}");
         }
-        for bad in ["", "-", ".5", "2.", "2.25", "5.5", "-6", "x", "1e1", "2,5", "1000000"] {
+        for bad in [
+            "", "-", ".5", "2.", "2.25", "5.5", "-6", "x", "1e1", "2,5", "1000000",
+        ] {
             assert_eq!(parse_komi(bad), None, "{bad}");
         }
     }
@@ -677,8 +699,14 @@ mod tests {
                 moves: vec![]
             }
         );
-        assert_eq!(position("position startpos moves").moves, Vec::<String>::new());
-        assert_eq!(position("position startpos moves ").moves, Vec::<String>::new());
+        assert_eq!(
+            position("position startpos moves").moves,
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            position("position startpos moves ").moves,
+            Vec::<String>::new()
+        );
         assert_eq!(
             position("position startpos moves a1 f6 c3* 2c3>11'!").moves,
             vec!["a1", "f6", "c3*", "2c3>11'!"]
@@ -693,7 +721,10 @@ mod tests {
         // Bad TPS text is the engine's business; the shape is ours.
         assert!(matches!(err("position"), TeiError::Missing { .. }));
         assert!(matches!(err("position tps"), TeiError::Missing { .. }));
-        assert!(matches!(err("position tps x3/x3/x3 1"), TeiError::Missing { .. }));
+        assert!(matches!(
+            err("position tps x3/x3/x3 1"),
+            TeiError::Missing { .. }
+        ));
         assert!(matches!(
             err("position tps x3/x3/x3 1 moves a1"),
             TeiError::Missing { .. }

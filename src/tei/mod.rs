@@ -1,6 +1,447 @@
-//! TEI (Tak Engine Interface) on stdin/stdout: placeholder, being written.
+//! TEI (Tak Engine Interface) on stdin/stdout: the input loop and the session state.
+//!
+//! Each input line is parsed into a [`TeiCommand`] ([`command`]) and carried out on the
+//! [`Engine`] facade; every reply goes through the single [`Responder`] ([`response`]), which the
+//! search thread shares for its `info` and `bestmove` lines. The loop never panics on input and
+//! never exits on a bad line: each problem is answered with `info string error ...` and the
+//! state stays as it was. End of input acts as `quit`.
+//!
+//! Session rules beyond the grammar:
+//! - `isready` is answered at once, also while a search runs (the search goes on).
+//! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`.
+//!   A `go` while searching is refused (`info string error`), without a second `bestmove`.
+//!   `stop` ends the search and waits for its `bestmove`; when idle it does nothing.
+//! - `teinewgame` during a search stops it first (its `bestmove` is printed). `setoption` during a
+//!   search is refused. `HalfKomi` persists across games; `teinewgame ... halfkomi K` sets it too.
+//! - The most recent `teinewgame` decides the score format: its TEI v1 form (`size N ...`, PTN
+//!   Ninja) gets proven results as `score solved win|loss <plies>`; otherwise (racetrack) they are
+//!   written `score cp ±(10000 - plies)`.
+//! - Until the first `teinewgame`, `position tps` picks the board size from the TPS (startpos keeps
+//!   the current size, 6 at first). After it, a TPS of another size is an error.
+//! - A bad `position` (TPS, move syntax, illegal move, move after the game ended) keeps the
+//!   previous position.
+
+pub mod command;
+pub mod options;
+pub mod response;
+
+pub use command::{parse, GoCommand, NewGame, PositionCommand, TeiCommand, TeiError};
+pub use response::{InfoStyle, Responder};
+
+use crate::engine::{Engine, Reporter, SearchEvent, Start};
+use crate::notation::{parse_move, tps, Tps};
+use std::io::BufRead;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// The engine's name, as `id name` reports it.
+pub const NAME: &str = "Cairn";
+/// The authors, as `id author` reports them.
+pub const AUTHOR: &str = "The Cairn developers";
 
 /// Runs the TEI loop on stdin and stdout until `quit` or end of input.
 pub fn run() {
-    // Filled in by the TEI layer.
+    let stdin = std::io::stdin();
+    run_session(stdin.lock(), Responder::stdout());
+}
+
+/// Runs the TEI loop on `input`, answering through `out`, until `quit` or end of input. Any
+/// running search is stopped (its `bestmove` printed) before this returns.
+pub fn run_session(mut input: impl BufRead, out: Responder) {
+    let mut session = Session::new(out);
+    let mut buffer = Vec::new();
+    loop {
+        buffer.clear();
+        match input.read_until(b'\n', &mut buffer) {
+            Ok(0) => {
+                log::debug!("in: end of input");
+                break;
+            }
+            Ok(_) => {}
+            Err(e) => {
+                log::error!("cannot read input: {e}");
+                break;
+            }
+        }
+        let text = String::from_utf8_lossy(&buffer);
+        let line = text.trim_start_matches('\u{feff}').trim();
+        log::debug!("in: {line}");
+        // An engine bug must not take the GUI's game down with it: report it and go on.
+        let handled = std::panic::catch_unwind(AssertUnwindSafe(|| session.handle(line)));
+        match handled {
+            Ok(Flow::Quit) => break,
+            Ok(Flow::Continue) => {}
+            Err(_) => session.out.error(&format!(
+                "internal error while handling `{line}`; carrying on"
+            )),
+        }
+    }
+    session.finish();
+}
+
+/// Whether the loop goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The protocol state around the engine.
+struct Session {
+    engine: Engine,
+    out: Responder,
+    /// The last `teinewgame` used the TEI v1 form.
+    v1: bool,
+    /// A `teinewgame` was received (fixes the board size).
+    game_started: bool,
+    /// A search was started and its `bestmove` is not out yet. Cleared by the search thread just
+    /// before it writes `bestmove`, so a GUI that answers `bestmove` with the next `go` never
+    /// finds the search "still running" (the thread may take a moment longer to end; `go` joins
+    /// it first).
+    searching: Arc<AtomicBool>,
+}
+
+impl Session {
+    fn new(out: Responder) -> Self {
+        Session {
+            engine: Engine::new(),
+            out,
+            v1: false,
+            game_started: false,
+            searching: Arc::new(AtomicBool::new(false)),
+        }
+    }
+
+    fn handle(&mut self, line: &str) -> Flow {
+        let command = match command::parse(line) {
+            Ok(command) => command,
+            Err(TeiError::Empty) => return Flow::Continue,
+            Err(e) => {
+                self.out.error(&format!("{e} in `{line}`"));
+                return Flow::Continue;
+            }
+        };
+        match command {
+            TeiCommand::Tei => self.identify(),
+            TeiCommand::IsReady => self.out.readyok(),
+            TeiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
+            TeiCommand::NewGame(game) => self.new_game(&game),
+            TeiCommand::Position(position) => self.position(&position),
+            TeiCommand::Go(go) => self.go(go, line),
+            TeiCommand::Stop => self.stop_search(),
+            TeiCommand::Quit => return Flow::Quit,
+        }
+        Flow::Continue
+    }
+
+    fn identify(&self) {
+        self.out.id("name", NAME);
+        self.out.id("author", AUTHOR);
+        self.out.id("version", env!("CARGO_PKG_VERSION"));
+        self.out.sizes(options::SIZES, options::HALF_KOMI_RANGE);
+        for option in options::declarations() {
+            self.out.option(&option);
+        }
+        self.out.teiok();
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        if self.searching.load(Ordering::SeqCst) {
+            self.out.error(&format!(
+                "setoption {name}: cannot change options while searching; send stop first"
+            ));
+            return;
+        }
+        let mut options = self.engine.options().clone();
+        match options::set(&mut options, name, value) {
+            Ok((name, value)) => match self.engine.set_options(options) {
+                Ok(()) => log::info!("option {name} = {value}"),
+                Err(e) => self.out.error(&format!("setoption {name}: {e}")),
+            },
+            Err(e) => self.out.error(&e),
+        }
+    }
+
+    fn new_game(&mut self, game: &NewGame) {
+        let size = game.size.unwrap_or_else(|| self.engine.size());
+        if !options::SIZES.contains(&size) {
+            self.out.error(&format!(
+                "teinewgame: unsupported board size {size}; Cairn plays {} to {}",
+                options::SIZES.start(),
+                options::SIZES.end()
+            ));
+            return;
+        }
+        self.stop_search();
+        if let Some(half_komi) = game.half_komi {
+            let mut options = self.engine.options().clone();
+            options.half_komi = half_komi;
+            if let Err(e) = self.engine.set_options(options) {
+                self.out.error(&format!("teinewgame: {e}"));
+                return;
+            }
+        }
+        if let Err(e) = self.engine.new_game(size) {
+            self.out.error(&format!("teinewgame: {e}"));
+            return;
+        }
+        self.v1 = game.v1;
+        self.game_started = true;
+    }
+
+    fn position(&mut self, position: &PositionCommand) {
+        let moves: Vec<&str> = position.moves.iter().map(String::as_str).collect();
+        let current = self.engine.size();
+        let size = match &position.start {
+            Start::StartPos => current,
+            Start::Tps(text) => match text.parse::<Tps>() {
+                Ok(parsed) => parsed.size,
+                Err(e) => {
+                    self.out.error(&format!(
+                        "position: bad TPS `{text}`: {e}; position unchanged"
+                    ));
+                    return;
+                }
+            },
+        };
+        if size != current {
+            if self.game_started {
+                self.out.error(&format!(
+                    "position: the TPS is {size}x{size} but teinewgame set {current}x{current}; \
+                     position unchanged"
+                ));
+                return;
+            }
+            // No teinewgame yet: switch to the TPS's size, but only once the position is known
+            // to be good, so that a bad one leaves the old game alone.
+            if let Err(e) = validate(size, &position.start, &moves) {
+                self.out
+                    .error(&format!("position: {e}; position unchanged"));
+                return;
+            }
+            self.stop_search();
+            if let Err(e) = self.engine.new_game(size) {
+                self.out.error(&format!("position: {e}"));
+                return;
+            }
+        }
+        if let Err(e) = self.engine.set_position(&position.start, &moves) {
+            self.out
+                .error(&format!("position: {e}; position unchanged"));
+        }
+    }
+
+    fn go(&mut self, go: GoCommand, line: &str) {
+        if self.searching.load(Ordering::SeqCst) {
+            self.out
+                .error("go: a search is already running; send stop first");
+            return;
+        }
+        for ignored in &go.ignored {
+            self.out.error(&format!(
+                "{ignored} in `{line}`; ignored, searching with the rest"
+            ));
+        }
+        // The previous search has printed its bestmove; let its thread end.
+        self.engine.wait();
+        let style = InfoStyle {
+            v1: self.v1,
+            multipv: self.engine.options().multipv > 1,
+        };
+        let guard = BestMoveGuard {
+            out: self.out.clone(),
+            searching: Arc::clone(&self.searching),
+            fallback: first_legal_move(self.engine.size(), &self.engine.tps()),
+        };
+        let reporter: Reporter = Arc::new(move |event| match event {
+            SearchEvent::Info(info) => guard.out.info(&info, style),
+            SearchEvent::BestMove(mv) => guard.bestmove(&mv),
+            SearchEvent::Message(text) => guard.out.info_string(&text),
+        });
+        self.searching.store(true, Ordering::SeqCst);
+        if let Err(e) = self.engine.go(go.limits, reporter) {
+            // The reporter, and with it the guard, is gone: the fallback bestmove is out.
+            self.out.error(&format!("go: {e}"));
+        }
+    }
+
+    /// Stops a running search and waits for its `bestmove`; nothing happens when idle.
+    fn stop_search(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
+        self.searching.store(false, Ordering::SeqCst);
+    }
+
+    fn finish(&mut self) {
+        self.stop_search();
+    }
+}
+
+/// Makes sure every accepted `go` gets exactly one `bestmove`. It lives in the search's reporter:
+/// if the reporter is dropped without a best move having been reported (the search thread died,
+/// or could not start), it writes an error and a fallback `bestmove` (the first legal move).
+struct BestMoveGuard {
+    out: Responder,
+    /// The session's "a search awaits its bestmove" flag, cleared just before `bestmove`.
+    searching: Arc<AtomicBool>,
+    fallback: Option<String>,
+}
+
+impl BestMoveGuard {
+    fn bestmove(&self, mv: &str) {
+        // Only the first best move counts (the engine sends one; this makes sure of it).
+        if self.searching.swap(false, Ordering::SeqCst) {
+            self.out.bestmove(mv);
+        } else {
+            log::error!("a second bestmove `{mv}` for one go was dropped");
+        }
+    }
+}
+
+impl Drop for BestMoveGuard {
+    fn drop(&mut self) {
+        if self.searching.load(Ordering::SeqCst) {
+            self.out
+                .error("the search ended without a best move; playing the first legal move");
+            self.bestmove(self.fallback.as_deref().unwrap_or(""));
+        }
+    }
+}
+
+/// The first legal move of a position given as TPS, in PTN.
+fn first_legal_move(size: usize, text: &str) -> Option<String> {
+    crate::with_size!(size, |N| {
+        let position = tps::parse::<N>(text).ok()?;
+        let first = position.legal_moves().first().copied();
+        first.map(|mv| mv.ptn::<N>().to_string())
+    }, else None)
+}
+
+/// Checks that `moves` can be played from `start` on a `size`×`size` board, with the same
+/// messages as the engine's `set_position`.
+fn validate(size: usize, start: &Start, moves: &[&str]) -> Result<(), String> {
+    crate::with_size!(size, |N| validate_sized::<N>(start, moves),
+        else Err(format!("unsupported board size {size}")))
+}
+
+fn validate_sized<const N: usize>(start: &Start, moves: &[&str]) -> Result<(), String> {
+    let mut position = match start {
+        Start::StartPos => crate::board::Position::<N>::start(),
+        Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
+    };
+    for (i, text) in moves.iter().enumerate() {
+        if let Some(result) = position.result() {
+            return Err(format!(
+                "move {} `{text}`: the game already ended {result}",
+                i + 1
+            ));
+        }
+        let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        position.make(mv);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().write(buf)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    fn session(input: &str) -> Vec<String> {
+        let buffer = Buffer::default();
+        run_session(input.as_bytes(), Responder::new(buffer.clone()));
+        let bytes = buffer.0.lock().unwrap().clone();
+        String::from_utf8(bytes)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn a_search_that_dies_still_gets_one_bestmove() {
+        let buffer = Buffer::default();
+        let out = Responder::new(buffer.clone());
+        let searching = Arc::new(AtomicBool::new(true));
+        let guard = BestMoveGuard {
+            out: out.clone(),
+            searching: Arc::clone(&searching),
+            fallback: first_legal_move(3, "x3/x3/x3 1 1"),
+        };
+        drop(guard);
+        // A guard whose search reported normally adds nothing, and a second bestmove is dropped.
+        searching.store(true, Ordering::SeqCst);
+        let guard = BestMoveGuard {
+            out,
+            searching: Arc::clone(&searching),
+            fallback: None,
+        };
+        guard.bestmove("c3");
+        guard.bestmove("b2");
+        drop(guard);
+        let bytes = buffer.0.lock().unwrap().clone();
+        let text = String::from_utf8(bytes).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert!(lines[0].starts_with("info string error the search ended"));
+        assert_eq!(lines[1], "bestmove a1");
+        assert_eq!(lines[2], "bestmove c3");
+        assert!(!searching.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn handshake_and_ready() {
+        let lines = session("tei\nisready\n");
+        assert_eq!(lines[0], "id name Cairn");
+        assert_eq!(lines[1], "id author The Cairn developers");
+        assert!(lines[3].starts_with("size 3 4 5 6 7 8 halfkomi -10 -9 "));
+        assert_eq!(lines[lines.len() - 2], "teiok");
+        assert_eq!(lines[lines.len() - 1], "readyok");
+    }
+
+    #[test]
+    fn bad_lines_are_answered_and_survived() {
+        let lines = session("\n  \nfoo\ngo depth x\nposition tps x3/x3 1 1\nisready\n");
+        assert_eq!(lines.len(), 4, "{lines:?}");
+        assert!(lines[..3]
+            .iter()
+            .all(|l| l.starts_with("info string error ")));
+        assert!(lines[0].contains("`foo`"));
+        assert_eq!(lines[3], "readyok");
+    }
+
+    #[test]
+    fn size_is_inferred_until_teinewgame() {
+        let lines = session(
+            "position tps x4/x4/x4/x4 1 1 moves a1 d4\n\
+             go depth 1\n\
+             teinewgame 5\n\
+             position tps x4/x4/x4/x4 1 1\n\
+             position tps x5/x5/x5/x5/x5 1 1 moves a1 zz\n\
+             isready\n",
+        );
+        let errors: Vec<&String> = lines.iter().filter(|l| l.contains("error")).collect();
+        assert_eq!(errors.len(), 2, "{lines:?}");
+        assert!(errors[0].contains("4x4"));
+        assert!(errors[1].contains("move 2"));
+        assert_eq!(
+            lines.iter().filter(|l| l.starts_with("bestmove ")).count(),
+            1
+        );
+        assert_eq!(lines.last().unwrap(), "readyok");
+    }
 }
