@@ -116,23 +116,7 @@ impl<const N: usize> Game for SizedGame<N> {
     }
 
     fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String> {
-        let mut position = match start {
-            Start::StartPos => Position::<N>::start(),
-            Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
-        };
-        position.set_half_komi(half_komi);
-        let mut history = vec![(position.hash(), true)];
-        for (i, text) in moves.iter().enumerate() {
-            if let Some(result) = position.result() {
-                return Err(format!(
-                    "move {} `{text}`: the game already ended {result}",
-                    i + 1
-                ));
-            }
-            let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
-            position.make(mv);
-            history.push((position.hash(), mv.is_placement()));
-        }
+        let (position, history) = play_moves::<N>(start, moves, half_komi)?;
         self.position = position;
         self.history = history;
         Ok(())
@@ -179,6 +163,40 @@ impl<const N: usize> Game for SizedGame<N> {
     fn boxed_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
+}
+
+/// Plays `moves` from `start`: the final position and the game history (each position's hash
+/// and whether a placement led to it), or what is wrong, naming the move.
+fn play_moves<const N: usize>(
+    start: &Start,
+    moves: &[&str],
+    half_komi: i8,
+) -> Result<(Position<N>, Vec<(u64, bool)>), String> {
+    let mut position = match start {
+        Start::StartPos => Position::<N>::start(),
+        Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
+    };
+    position.set_half_komi(half_komi);
+    let mut history = vec![(position.hash(), true)];
+    for (i, text) in moves.iter().enumerate() {
+        if let Some(result) = position.result() {
+            return Err(format!(
+                "move {} `{text}`: the game already ended {result}",
+                i + 1
+            ));
+        }
+        let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        position.make(mv);
+        history.push((position.hash(), mv.is_placement()));
+    }
+    Ok((position, history))
+}
+
+/// Checks that `moves` can be played from `start` on a `size`×`size` board, with the messages
+/// [`Engine::set_position`] would give, without touching any engine.
+pub fn validate_position(size: usize, start: &Start, moves: &[&str]) -> Result<(), String> {
+    crate::with_size!(size, |N| play_moves::<N>(start, moves, 0).map(|_| ()),
+        else Err(format!("unsupported board size {size}")))
 }
 
 /// A search running on its own thread.

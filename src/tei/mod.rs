@@ -29,7 +29,7 @@ pub use command::{parse, GoCommand, NewGame, PositionCommand, TeiCommand, TeiErr
 pub use response::{InfoStyle, Responder};
 
 use crate::engine::{Engine, Reporter, SearchEvent, Start};
-use crate::notation::{parse_move, tps, Tps};
+use crate::notation::{tps, Tps};
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -215,7 +215,7 @@ impl Session {
             }
             // No teinewgame yet: switch to the TPS's size, but only once the position is known
             // to be good, so that a bad one leaves the old game alone.
-            if let Err(e) = validate(size, &position.start, &moves) {
+            if let Err(e) = crate::engine::validate_position(size, &position.start, &moves) {
                 self.out
                     .error(&format!("position: {e}; position unchanged"));
                 return;
@@ -318,48 +318,10 @@ fn first_legal_move(size: usize, text: &str) -> Option<String> {
     }, else None)
 }
 
-/// Checks that `moves` can be played from `start` on a `size`×`size` board, with the same
-/// messages as the engine's `set_position`.
-fn validate(size: usize, start: &Start, moves: &[&str]) -> Result<(), String> {
-    crate::with_size!(size, |N| validate_sized::<N>(start, moves),
-        else Err(format!("unsupported board size {size}")))
-}
-
-fn validate_sized<const N: usize>(start: &Start, moves: &[&str]) -> Result<(), String> {
-    let mut position = match start {
-        Start::StartPos => crate::board::Position::<N>::start(),
-        Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
-    };
-    for (i, text) in moves.iter().enumerate() {
-        if let Some(result) = position.result() {
-            return Err(format!(
-                "move {} `{text}`: the game already ended {result}",
-                i + 1
-            ));
-        }
-        let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
-        position.make(mv);
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use super::response::tests::Buffer;
     use super::*;
-    use std::io::Write;
-    use std::sync::Mutex;
-
-    #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
-
-    impl Write for Buffer {
-        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().write(buf)
-        }
-        fn flush(&mut self) -> std::io::Result<()> {
-            Ok(())
-        }
-    }
 
     fn session(input: &str) -> Vec<String> {
         let buffer = Buffer::default();

@@ -156,13 +156,14 @@ impl Responder {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::search::{Score, WinKind};
 
-    /// A writer into shared memory, to read back what was written.
+    /// A writer into shared memory, to read back what was written (also used by the loop's
+    /// tests).
     #[derive(Clone, Default)]
-    struct Buffer(Arc<Mutex<Vec<u8>>>);
+    pub(crate) struct Buffer(pub(crate) Arc<Mutex<Vec<u8>>>);
 
     impl Write for Buffer {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
