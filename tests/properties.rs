@@ -254,3 +254,97 @@ fn evaluation_is_symmetric() {
         &|size| cairn::with_size!(size, |N| eval_symmetric::<N>(400 + size as u64), else unreachable!()),
     );
 }
+
+fn flat_win_in_one<const N: usize>(seed: u64) -> usize {
+    let mut found = 0;
+    for pos in random_positions::<N>(seed, 200, 400) {
+        if pos.is_over() || pos.winning_move().is_some() {
+            continue;
+        }
+        let me = pos.side_to_move();
+        let brute = pos.legal_moves().into_iter().any(|mv| {
+            let mut child = pos.clone();
+            child.make(mv);
+            mv.is_placement() && child.result() == Some(GameResult::Flats(me))
+        });
+        let claimed = pos.flat_win_in_one();
+        assert_eq!(claimed.is_some(), brute, "{pos:?}");
+        if let Some(mv) = claimed {
+            found += 1;
+            let mut child = pos.clone();
+            child.make(mv);
+            assert_eq!(child.result(), Some(GameResult::Flats(me)), "{pos:?}");
+        }
+    }
+    found
+}
+
+/// A placement that ends the game on flats in the mover's favour is found exactly when one
+/// exists (positions without a road in one).
+#[test]
+fn flat_win_in_one_matches_brute_force() {
+    let found: usize = (3..=5)
+        .map(|size| cairn::with_size!(size, |N| flat_win_in_one::<N>(500 + size as u64), else 0))
+        .sum();
+    assert!(found >= 20, "only {found} flat wins in one seen");
+}
+
+fn defences_complete<const N: usize>(seed: u64) -> usize {
+    use cairn::search::ordering::MovePicker;
+    let mut rng = Rng::new(seed);
+    let boards: Vec<Position<N>> = (0..3000)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    let mut seen = 0;
+    for pos in random_positions::<N>(seed, 40, 200)
+        .into_iter()
+        .chain(boards)
+    {
+        let me = pos.side_to_move();
+        if pos.is_over() || pos.winning_move().is_some() {
+            continue;
+        }
+        let Some((squares, guard, relevant)) = pos.placement_defence_squares() else {
+            continue;
+        };
+        assert_eq!(squares, pos.completing_placements(!me));
+        seen += 1;
+        let stops = |mv: Move| {
+            let mut child = pos.clone();
+            child.make(mv);
+            match child.result() {
+                Some(r) => r.winner() != Some(!me),
+                None => child.winning_move().is_none(),
+            }
+        };
+        let brute: Vec<Move> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| stops(m))
+            .collect();
+        let mut picker = MovePicker::default();
+        picker.fill_defences(&pos, guard, relevant);
+        let mut candidates = Vec::new();
+        while let Some((mv, _)) = picker.pick() {
+            candidates.push(mv);
+        }
+        for mv in brute {
+            assert!(
+                candidates.contains(&mv),
+                "{} stops the threat but is not tried in {pos:?}",
+                mv.ptn::<N>()
+            );
+        }
+    }
+    seen
+}
+
+/// Every move that stops all of the opponent's road-in-one threats is among the quiescence's
+/// candidate defences against its placement threats, so "no defence" there is a proven loss.
+#[test]
+fn threat_defences_are_complete() {
+    for_all_sizes(&|size| {
+        let seen = cairn::with_size!(size, |N| defences_complete::<N>(600 + size as u64), else 0);
+        assert!(seen > 50, "size {size}: only {seen} threatened positions");
+    });
+}

@@ -21,6 +21,34 @@ impl<const N: usize> Position<N> {
         Bitboard(completing_squares::<N>(self.road_pieces(color).0) & self.empty().0)
     }
 
+    /// Where to look for defences against the placement threats of the player not to move:
+    /// `None` if that player has no placement that completes a road; else `(completing squares,
+    /// guard, relevant)`. Only placements on `guard` squares and spreads covering a `relevant`
+    /// square can stop those threats: a placement elsewhere leaves every completing square
+    /// free (unless it ends the game first: then every square is a guard), and a spread changes
+    /// only the tops it covers, its origin at most revealing more opponent pieces.
+    pub fn placement_defence_squares(&self) -> Option<(Bitboard, Bitboard, Bitboard)> {
+        let me = self.side_to_move();
+        let them = !me;
+        if self.is_opening() || (self.stones_left(them) == 0 && self.caps_left(them) == 0) {
+            return None;
+        }
+        let squares = self.completing_placements(them);
+        if squares.is_empty() {
+            return None;
+        }
+        let ends_game = self.empty().count() == 1
+            || self.stones_left(me) as u32 + self.caps_left(me) as u32 == 1;
+        let guard = if ends_game {
+            Geo::<N>::board()
+        } else if squares.count() == 1 {
+            squares
+        } else {
+            Bitboard::EMPTY
+        };
+        Some((squares, guard, guard | squares | self.road_pieces(them)))
+    }
+
     /// Empty squares where a flat of `color` would leave `color` a placement that completes a
     /// road (a road-in-one threat made by a placement), considering only placement completions.
     pub fn placement_threats(&self, color: Color) -> Bitboard {
@@ -40,6 +68,36 @@ impl<const N: usize> Position<N> {
             }
         }
         Bitboard(threats)
+    }
+
+    /// A placement that ends the game at once with a flat win for the side to move (its last
+    /// piece, or the last empty square), if there is one. Roads are not considered.
+    pub fn flat_win_in_one(&self) -> Option<Move> {
+        if self.is_opening() {
+            return None;
+        }
+        let me = self.side_to_move();
+        let empty = self.empty();
+        let last_piece = self.stones_left(me) as u32 + self.caps_left(me) as u32 == 1;
+        if empty.is_empty() || !(last_piece || empty.count() == 1) {
+            return None;
+        }
+        let role = if self.stones_left(me) > 0 {
+            Role::Flat
+        } else {
+            Role::Cap
+        };
+        let mine = self.flats(me).count() as i32 + (role == Role::Flat) as i32;
+        let theirs = self.flats(!me).count() as i32;
+        let white_margin = match me {
+            Color::White => 2 * (mine - theirs),
+            Color::Black => 2 * (theirs - mine),
+        } - self.half_komi() as i32;
+        let wins = match me {
+            Color::White => white_margin > 0,
+            Color::Black => white_margin < 0,
+        };
+        wins.then(|| Move::place(empty.lowest(), role))
     }
 
     /// Whether the side to move can complete a road in one ply.

@@ -189,6 +189,56 @@ impl<'a, const N: usize> Worker<'a, N> {
         self.pv_len[ply] = 1 + len.min(MAX_PLY - 1);
     }
 
+    /// The horizon: the static evaluation, unless the opponent threatens to complete a road
+    /// next ply. Then only the moves that stop every such threat are searched (recursively, up to
+    /// `QS_MAX_DEPTH` plies), and having none is a proven loss. The caller has checked that the
+    /// game is not over and that the side to move cannot win at once.
+    fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize, qdepth: u32) -> Score {
+        self.seldepth = self.seldepth.max(ply as u32);
+        let me = self.pos.side_to_move();
+        if self.pos.flat_win_in_one().is_some() {
+            return Score::win_in(ply as u32 + 1, WinKind::Flats);
+        }
+        // Only placement threats are looked for here (four floods); spread threats are left to
+        // the evaluation. Each defence is still checked against every threat below.
+        let Some((_, guard, relevant)) = self.pos.placement_defence_squares() else {
+            return evaluate(&self.pos);
+        };
+        if qdepth >= QS_MAX_DEPTH || ply >= MAX_PLY - 2 {
+            return evaluate(&self.pos);
+        }
+        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        picker.fill_defences(&self.pos, guard, relevant);
+        let mut best = Score::loss_in(ply as u32 + 2, WinKind::Road);
+        while let Some((mv, _)) = picker.pick() {
+            self.count_node();
+            if self.stopped {
+                break;
+            }
+            let undo = self.make(mv);
+            let score = if self.pos.winning_move().is_some() {
+                None
+            } else if let Some(result) = self.pos.result() {
+                Some(-Self::terminal(result, !me, ply as u32 + 1))
+            } else {
+                Some(-self.quiesce(-beta, -alpha, ply + 1, qdepth + 1))
+            };
+            self.unmake(mv, undo);
+            let Some(score) = score else { continue };
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.pickers[ply] = picker;
+        best
+    }
+
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
     pub fn alpha_beta(
         &mut self,
@@ -222,7 +272,14 @@ impl<'a, const N: usize> Worker<'a, N> {
                 return Score::win_in(p + 1, WinKind::Road);
             }
         }
-        if ply >= MAX_PLY - 1 {
+        if let Some(win) = self.pos.flat_win_in_one() {
+            if ply > 0 || !self.excluded.contains(&win) {
+                self.pv_len[ply + 1] = 0;
+                self.set_pv(ply, win);
+                return Score::win_in(p + 1, WinKind::Flats);
+            }
+        }
+        if ply >= MAX_PLY - 2 {
             return evaluate(&self.pos);
         }
         if ply > 0 {
@@ -234,6 +291,9 @@ impl<'a, const N: usize> Worker<'a, N> {
             }
         }
         if depth <= 0 {
+            if THREAT_QUIESCENCE {
+                return self.quiesce(alpha, beta, ply, 0);
+            }
             self.seldepth = self.seldepth.max(p);
             return evaluate(&self.pos);
         }

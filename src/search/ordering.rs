@@ -54,6 +54,42 @@ impl MovePicker {
         }
     }
 
+    /// The candidate defences against a road threat: placements on `guard` squares, and the
+    /// spreads that cover at least one `relevant` square (scored by the flats they gain). A
+    /// spread changes only the tops of the squares it covers (its origin can only reveal more
+    /// opponent pieces), so one that covers no opponent road piece, guard square or threatening
+    /// stack leaves the threat standing.
+    pub fn fill_defences<const N: usize>(
+        &mut self,
+        pos: &Position<N>,
+        guard: Bitboard,
+        relevant: Bitboard,
+    ) {
+        self.moves.clear();
+        self.scores.clear();
+        self.next = 0;
+        pos.generate_moves(&mut self.moves);
+        let me = pos.side_to_move();
+        self.moves.retain(|m| {
+            if m.is_placement() {
+                return guard.contains(m.square());
+            }
+            let mut at = m.square();
+            (0..m.distance()).any(|_| {
+                at = at
+                    .step::<N>(m.direction())
+                    .expect("legal spreads stay on the board");
+                relevant.contains(at)
+            })
+        });
+        for &mv in &self.moves {
+            self.scores.push(match mv.role() {
+                Some(role) => ORDER_BLOCK + role as i32,
+                None => spread_gain(pos, me, mv),
+            });
+        }
+    }
+
     /// The best remaining move and its ordering score.
     #[inline]
     pub fn pick(&mut self) -> Option<(Move, i32)> {

@@ -1,0 +1,74 @@
+//! Search behaviour through the library: immediate wins are played, proven scores are right.
+
+mod common;
+
+use cairn::board::{GameResult, Position};
+use cairn::search::{search, Limits, SearchConfig, TranspositionTable, WinKind};
+use common::random_positions;
+use std::sync::atomic::AtomicBool;
+
+fn best<const N: usize>(pos: &Position<N>, depth: u32) -> cairn::search::SearchResult {
+    let tt = TranspositionTable::new(4);
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let game = [(pos.hash(), true)];
+    search(
+        pos,
+        &game,
+        &limits,
+        &SearchConfig::default(),
+        &tt,
+        &stop,
+        &|_| {},
+    )
+}
+
+fn immediate_wins<const N: usize>(seed: u64) -> usize {
+    let mut checked = 0;
+    for pos in random_positions::<N>(seed, 150, 400) {
+        if pos.is_over() {
+            continue;
+        }
+        let me = pos.side_to_move();
+        let road = pos.winning_move().is_some();
+        let flat = pos.flat_win_in_one().is_some();
+        if !road && !flat {
+            continue;
+        }
+        checked += 1;
+        for depth in [1, 3] {
+            let result = best(&pos, depth);
+            let mv = result.best.expect("a move");
+            let mut child = pos.clone();
+            child.make(mv);
+            let won = child.result().and_then(|r| r.winner()) == Some(me);
+            assert!(
+                won,
+                "depth {depth}: {} does not win in {pos:?}",
+                mv.ptn::<N>()
+            );
+            let kind = if road { WinKind::Road } else { WinKind::Flats };
+            assert_eq!(result.score.proven(), Some((true, 1, kind)), "{pos:?}");
+        }
+    }
+    checked
+}
+
+/// Whenever the side to move can win at once, by a road or on flats, the search plays such a
+/// move at any depth and scores it as a win in one ply of the right kind.
+#[test]
+fn immediate_wins_are_played() {
+    let checked = immediate_wins::<3>(1) + immediate_wins::<4>(2) + immediate_wins::<5>(3);
+    assert!(checked > 50, "only {checked} positions");
+}
+
+/// A finished game still yields a legal move (the engine must always answer `go`).
+#[test]
+fn finished_game_still_answers() {
+    let pos = cairn::notation::tps::parse::<3>("1,1,1/2,2,x/x3 2 3").unwrap();
+    assert!(matches!(pos.result(), Some(GameResult::Road(_))));
+    assert!(best(&pos, 2).best.is_some());
+}
