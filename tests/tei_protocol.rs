@@ -131,6 +131,17 @@ impl Tei {
         lines
     }
 
+    /// Sends `line` and expects exactly one reply, an `info string error`.
+    fn expect_one_error(&mut self, line: &str) {
+        self.send(line);
+        let lines = self.sync();
+        assert_eq!(lines.len(), 1, "`{line}` -> {lines:?}");
+        assert!(
+            lines[0].starts_with("info string error "),
+            "`{line}` -> {lines:?}"
+        );
+    }
+
     /// Waits for the `bestmove` of a search: the `info` lines before it and the move.
     fn bestmove_within(&mut self, wait: Duration) -> Search {
         let lines = self.until_within(wait, |l| l.starts_with("bestmove"));
@@ -404,13 +415,7 @@ fn teinewgame_forms() {
         "teinewgame size 6 halfkomi 11",
         "teinewgame six",
     ] {
-        tei.send(bad);
-        let lines = tei.sync();
-        assert_eq!(lines.len(), 1, "{bad}: {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error "),
-            "{bad}: {lines:?}"
-        );
+        tei.expect_one_error(bad);
     }
     tei.send("position tps x5/x5/x5/x5/x5 1 1 moves a1 e5");
     assert!(tei.sync().is_empty(), "the game should still be 5x5");
@@ -801,13 +806,7 @@ fn bad_lines_get_errors_and_the_engine_goes_on() {
         &long,
     ];
     for line in bad {
-        tei.send(line);
-        let lines = tei.sync();
-        assert_eq!(lines.len(), 1, "`{line}` -> {lines:?}");
-        assert!(
-            lines[0].starts_with("info string error "),
-            "`{line}` -> {lines:?}"
-        );
+        tei.expect_one_error(line);
     }
     // Blank lines are ignored silently.
     tei.send("");
