@@ -7,7 +7,7 @@
 
 use super::history::History;
 use super::params::*;
-use crate::board::{Bitboard, Color, Move, Position, Role};
+use crate::board::{Bitboard, Color, Move, Position, Role, Square};
 use crate::movegen::MoveList;
 use smallvec::SmallVec;
 
@@ -174,17 +174,19 @@ fn spread_gain<const N: usize>(pos: &Position<N>, me: Color, mv: Move) -> i32 {
         )
     });
     gain += flat_value(below) - flat_value(pos.top(origin));
-    let mut at = origin;
-    let mut done = 0;
-    let drops: SmallVec<[u32; 8]> = mv.drops().collect();
-    let last = drops.len() - 1;
+    // Walk the drop mask: each set bit ends one square's drop; its top is the pile piece there.
+    let step = mv.direction().offset::<N>();
+    let mut at = origin.index() as isize;
+    let mut rest = mv.drop_mask() as u32;
     let mut crush = false;
-    for (i, &n) in drops.iter().enumerate() {
-        at = at.step::<N>(mv.direction()).expect("legal spread");
-        done += n;
-        let color = Color::from_bit(pile >> (done - 1));
-        let role = if i == last { moving_role } else { Role::Flat };
-        let before = pos.top(at);
+    while rest != 0 {
+        let total = rest.trailing_zeros() + 1;
+        rest &= rest - 1;
+        at += step;
+        let square = Square(at as u8);
+        let color = Color::from_bit(pile >> (total - 1));
+        let role = if rest == 0 { moving_role } else { Role::Flat };
+        let before = pos.top(square);
         crush |= matches!(before, Some((_, Role::Wall)));
         gain += flat_value(Some((color, role))) - flat_value(before);
     }
