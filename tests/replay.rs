@@ -572,22 +572,9 @@ fn cli_perft() {
     assert!(err.contains("ply 2") && err.contains("occupied"), "{err}");
 
     // Spec vector 15: the same position from its TPS and from the moves that reach it.
-    let out = cairn(&[
-        "perft",
-        "--tps",
-        "x5/x2,2S,x2/x2,121,x2/x5/x5 1 4",
-        "--depth",
-        "2",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    let counts: Vec<&str> = stdout
-        .lines()
-        .map(|l| l.split_whitespace().nth(2).unwrap())
-        .collect();
-    assert_eq!(counts, vec!["87", "6155"]);
-    let out = cairn(&[
-        "perft",
+    let from_tps = perft_counts(&["--tps", "x5/x2,2S,x2/x2,121,x2/x5/x5 1 4", "--depth", "2"]);
+    assert_eq!(from_tps, vec!["87", "6155"]);
+    let from_moves = perft_counts(&[
         "--size",
         "5",
         "--moves",
@@ -595,13 +582,17 @@ fn cli_perft() {
         "--depth",
         "2",
     ]);
+    assert_eq!(from_moves, vec!["87", "6155"]);
+}
+
+/// Runs `cairn perft ARGS`, expects success, and returns the leaf count of each depth line.
+fn perft_counts(args: &[&str]) -> Vec<String> {
+    let out = cairn(&[&["perft"], args].concat());
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
-    let counts: Vec<&str> = stdout
+    text(&out.stdout)
         .lines()
-        .map(|l| l.split_whitespace().nth(2).unwrap())
-        .collect();
-    assert_eq!(counts, vec!["87", "6155"]);
+        .map(|l| l.split_whitespace().nth(2).unwrap().to_string())
+        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

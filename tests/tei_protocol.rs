@@ -544,37 +544,37 @@ fn go_clock_uses_the_movers_time() {
     let mut tei = Tei::ready();
     tei.send("teinewgame 6");
     // Black to move with 1 s left (White has plenty): a quick answer.
-    tei.send("position startpos moves a1 f6 c3");
-    let sent = Instant::now();
-    tei.send("go wtime 600000 btime 1000 winc 0 binc 10");
-    let search = tei.bestmove();
-    assert!(
-        sent.elapsed() < Duration::from_millis(1000),
-        "{:?}",
-        sent.elapsed()
+    quick_legal_answer(
+        &mut tei,
+        &["a1", "f6", "c3"],
+        "go wtime 600000 btime 1000 winc 0 binc 10",
     );
-    assert_legal(6, None, &["a1", "f6", "c3"], &search.best);
     // White to move, keywords in another order.
-    tei.send("position startpos moves a1 f6");
-    let sent = Instant::now();
-    tei.send("go binc 10 winc 10 btime 600000 wtime 1000");
-    let search = tei.bestmove();
-    assert!(
-        sent.elapsed() < Duration::from_millis(1000),
-        "{:?}",
-        sent.elapsed()
+    quick_legal_answer(
+        &mut tei,
+        &["a1", "f6"],
+        "go binc 10 winc 10 btime 600000 wtime 1000",
     );
-    assert_legal(6, None, &["a1", "f6"], &search.best);
     // movestogo splits the clock: 3 s over 30 moves is about 0.1 s.
+    quick_legal_answer(
+        &mut tei,
+        &["a1", "f6"],
+        "go wtime 3000 btime 3000 movestogo 30",
+    );
+}
+
+/// Sets the 6x6 position after `moves`, sends `go`, and expects a legal move within a second.
+fn quick_legal_answer(tei: &mut Tei, moves: &[&str], go: &str) {
+    tei.send(&format!("position startpos moves {}", moves.join(" ")));
     let sent = Instant::now();
-    tei.send("go wtime 3000 btime 3000 movestogo 30");
+    tei.send(go);
     let search = tei.bestmove();
     assert!(
         sent.elapsed() < Duration::from_millis(1000),
         "{:?}",
         sent.elapsed()
     );
-    assert_legal(6, None, &["a1", "f6"], &search.best);
+    assert_legal(6, None, moves, &search.best);
 }
 
 #[test]
