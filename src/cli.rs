@@ -28,6 +28,8 @@ enum Command {
         after_help = "Example session:\n  tei\n  teinewgame 6\n  position startpos moves a1 f6\n  go movetime 1000\n  quit"
     )]
     Tei,
+    /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
+    Analyze(Box<cairn::analyze::AnalyzeArgs>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
     #[command(after_help = "Examples:\n  \
         cairn perft --size 6 --depth 5\n  \
@@ -129,6 +131,7 @@ struct MatchArgs {
 pub fn run() -> i32 {
     let cli = Cli::parse();
     let outcome = match cli.command {
+        Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Match(args)) => run_match(&args),

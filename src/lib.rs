@@ -22,6 +22,7 @@
 //! assert_eq!(tps::to_tps(&pos), "x5/x5/x2,2,x2/x5/x5 2 1");
 //! ```
 
+pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod board;

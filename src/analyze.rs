@@ -1,0 +1,686 @@
+//! `cairn analyze`: analysis from the command line.
+//!
+//! Two jobs:
+//! - **One position** (`--tps`, `--moves`, `--size`, or `--ptn FILE --ply K`): prints an ASCII
+//!   diagram, the material, the static evaluation, then searches and prints the evaluation, the
+//!   best move and the principal variation. Each finished iteration is a progress line on stderr.
+//!   `--json` prints one JSON object instead of the text report.
+//! - **A whole game** (`--game FILE.ptn`): searches every position of the game once and writes
+//!   the game back as PTN with an `{eval/depth}` comment after each ply, from the mover's point of
+//!   view, as match runners write them. Plies that lose at least `--blunder` flats against the
+//!   best move are marked `??` (and `?` from half of that), with the better move in the comment.
+//!   `--json` prints one JSON object per ply instead.
+//!
+//! Proven results are written `+R3` / `-R3` (road win / loss in 3 plies) and `+F3` / `-F3` (flat
+//! win / loss). Plain evaluations are in flats (`+0.45`), positive for the side named.
+//!
+//! The analysis runs the search directly on a table of its own rather than through the TEI
+//! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
+//! evaluation, game-over checks) and a table shared across the plies of a game.
+
+use crate::board::{Color, GameResult, Move, Position};
+use crate::eval::evaluate;
+use crate::notation::{parse_file, parse_move, replay, tps, PtnGame, Tps};
+use crate::search::{self, Limits, Score, SearchConfig, SearchInfo, TranspositionTable, WinKind};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Default search time for one position, ms.
+pub const DEFAULT_MOVETIME_MS: u64 = 3000;
+/// Default search time per position when annotating a game, ms.
+pub const DEFAULT_GAME_MOVETIME_MS: u64 = 500;
+
+/// Arguments of `cairn analyze`.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Examples:\n  \
+    cairn analyze --size 6 --moves \"a1 f6 d4 c3 d3\"\n  \
+    cairn analyze --tps \"x6/x6/x2,2,x3/x2,1,x3/x6/x6 1 2\" --movetime 5000 --komi 2\n  \
+    cairn analyze --ptn game.ptn --ply 21 --depth 10 --json\n  \
+    cairn analyze --game game.ptn --movetime 1000 --out annotated.ptn")]
+pub struct AnalyzeArgs {
+    /// The position as TPS (its size is the board size).
+    #[arg(long, conflicts_with_all = ["ptn", "game", "size"])]
+    pub tps: Option<String>,
+    /// Plies to play first (after --tps, or from the empty board), in PTN, separated by spaces.
+    #[arg(long, conflicts_with_all = ["ptn", "game"])]
+    pub moves: Option<String>,
+    /// Board size (3-8) of the empty board, when neither --tps nor a PTN file is given.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub size: Option<u8>,
+    /// A PTN file: analyse the position after --ply plies of its game (see --index).
+    #[arg(long, conflicts_with = "game")]
+    pub ptn: Option<PathBuf>,
+    /// With --ptn: how many plies of the game to play first (default: all of them).
+    #[arg(long, requires = "ptn")]
+    pub ply: Option<usize>,
+    /// A PTN file: annotate every ply of its game and write it back as PTN.
+    #[arg(long)]
+    pub game: Option<PathBuf>,
+    /// With --game: write the annotated PTN to this file instead of stdout.
+    #[arg(long, requires = "game")]
+    pub out: Option<PathBuf>,
+    /// Which game of the PTN file, 1-based.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub index: u32,
+    /// Komi in flats (a multiple of 0.5 from -5 to 5); a PTN file's Komi tag is the default.
+    #[arg(long, allow_negative_numbers = true)]
+    pub komi: Option<f64>,
+    /// Search time per position, ms (default 3000; 500 per position with --game).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub movetime: Option<u64>,
+    /// Search depth (with no --movetime, the search stops only at this depth).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
+    pub depth: Option<u32>,
+    /// Search nodes (with no --movetime, the search stops only at this count).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Transposition table size, MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
+    pub hash: u32,
+    /// Lines to show for one position.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
+    pub multipv: u16,
+    /// With --game: the loss in flats, against the best move, that makes a ply a blunder (`??`);
+    /// half of it makes a mistake (`?`).
+    #[arg(long, default_value_t = 1.0)]
+    pub blunder: f64,
+    /// Machine-readable output: one JSON object (one per ply with --game).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs `cairn analyze`; `Err` is the one-line message for the user.
+pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
+    if let Some(komi) = args.komi {
+        half_komi_of(komi, "--komi")?;
+    }
+    if !(args.blunder > 0.0 && args.blunder.is_finite()) {
+        return Err(format!("--blunder {}: must be above 0", args.blunder));
+    }
+    if let Some(path) = &args.game {
+        let (game, size) = load_game(path, args.index)?;
+        return crate::with_size!(size, |N| annotate::<N>(args, path, &game),
+            else Err(format!("{}: unsupported board size {size}", path.display())));
+    }
+    if let Some(path) = &args.ptn {
+        let (game, size) = load_game(path, args.index)?;
+        return crate::with_size!(size, |N| analyse_ptn::<N>(args, path, &game),
+            else Err(format!("{}: unsupported board size {size}", path.display())));
+    }
+    let size = match &args.tps {
+        Some(text) => {
+            text.parse::<Tps>()
+                .map_err(|e| format!("--tps \"{text}\": {e}"))?
+                .size
+        }
+        None => args.size.unwrap_or(6) as usize,
+    };
+    crate::with_size!(size, |N| analyse_text::<N>(args),
+        else Err(format!("--tps: unsupported board size {size}")))
+}
+
+/// Komi in flats to half flats, checked.
+fn half_komi_of(komi: f64, what: &str) -> Result<i8, String> {
+    let half = komi * 2.0;
+    if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
+        return Err(format!(
+            "{what} {komi}: must be a multiple of 0.5 from -5 to 5"
+        ));
+    }
+    Ok(half as i8)
+}
+
+/// Reads game number `index` (1-based) of a PTN file, and its board size.
+fn load_game(path: &Path, index: u32) -> Result<(PtnGame, usize), String> {
+    let name = path.display();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
+    let mut games = parse_file(&text).map_err(|e| format!("{name}: {e}"))?;
+    let count = games.len();
+    if count == 0 {
+        return Err(format!("{name}: no game found"));
+    }
+    if index as usize > count {
+        return Err(format!(
+            "{name}: --index {index}, but the file has {count} game{}",
+            if count == 1 { "" } else { "s" }
+        ));
+    }
+    let game = games.swap_remove(index as usize - 1);
+    let size = game.size().map_err(|e| format!("{name}: {e}"))?;
+    Ok((game, size))
+}
+
+/// A position with the history that led to it (hashes, and whether a placement led there).
+struct Analysed<const N: usize> {
+    position: Position<N>,
+    history: Vec<(u64, bool)>,
+}
+
+impl<const N: usize> Analysed<N> {
+    fn new(position: Position<N>) -> Self {
+        Analysed {
+            history: vec![(position.hash(), true)],
+            position,
+        }
+    }
+
+    fn play(&mut self, mv: Move) {
+        self.position.make(mv);
+        self.history.push((self.position.hash(), mv.is_placement()));
+    }
+}
+
+/// `--tps` / `--moves` / `--size`.
+fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
+    let mut position = match &args.tps {
+        Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
+        None => Position::<N>::start(),
+    };
+    position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
+    let mut at = Analysed::new(position);
+    for (i, text) in args
+        .moves
+        .iter()
+        .flat_map(|m| m.split_whitespace())
+        .enumerate()
+    {
+        if let Some(result) = at.position.result() {
+            return Err(format!(
+                "--moves ply {} `{text}`: the game already ended {result}",
+                i + 1
+            ));
+        }
+        let mv =
+            parse_move(&at.position, text).map_err(|e| format!("--moves ply {}: {e}", i + 1))?;
+        at.play(mv);
+    }
+    report_position(args, &at)
+}
+
+/// `--ptn FILE [--ply K]`.
+fn analyse_ptn<const N: usize>(
+    args: &AnalyzeArgs,
+    path: &Path,
+    game: &PtnGame,
+) -> Result<(), String> {
+    let name = path.display();
+    let done = replay::<N>(game).map_err(|e| format!("{name}: {e}"))?;
+    let plies = args.ply.unwrap_or(done.moves.len());
+    if plies > done.moves.len() {
+        return Err(format!(
+            "{name}: --ply {plies}, but the game has {} plies",
+            done.moves.len()
+        ));
+    }
+    let mut start = done.start;
+    if let Some(komi) = args.komi {
+        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    }
+    let mut at = Analysed::new(start);
+    for &mv in &done.moves[..plies] {
+        at.play(mv);
+    }
+    report_position(args, &at)
+}
+
+/// The search limits: the user's, or the default time.
+fn limits(args: &AnalyzeArgs, default_ms: u64) -> Limits {
+    let movetime = match (args.movetime, args.depth, args.nodes) {
+        (Some(ms), _, _) => Some(ms),
+        (None, None, None) => Some(default_ms),
+        _ => None,
+    };
+    Limits {
+        movetime,
+        depth: args.depth,
+        nodes: args.nodes,
+        ..Limits::default()
+    }
+}
+
+/// The outcome of one search, with its last reported lines.
+struct Searched {
+    result: search::SearchResult,
+    /// The last finished line per MultiPV index (index 0 = best).
+    lines: Vec<SearchInfo>,
+    secs: f64,
+}
+
+/// Searches one position, echoing each finished iteration to `progress`.
+fn run_search<const N: usize>(
+    at: &Analysed<N>,
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+    progress: &(dyn Fn(&SearchInfo) + Sync),
+) -> Searched {
+    let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+    let stop = AtomicBool::new(false);
+    let started = Instant::now();
+    let report = |info: &SearchInfo| {
+        progress(info);
+        let mut lines = lines.lock().unwrap_or_else(|e| e.into_inner());
+        let k = info.multipv.max(1) - 1;
+        if lines.len() <= k {
+            lines.resize(k + 1, info.clone());
+        }
+        lines[k] = info.clone();
+    };
+    let result = search::search(
+        &at.position,
+        &at.history,
+        limits,
+        config,
+        tt,
+        &stop,
+        &report,
+    );
+    Searched {
+        result,
+        lines: lines.into_inner().unwrap_or_else(|e| e.into_inner()),
+        secs: started.elapsed().as_secs_f64(),
+    }
+}
+
+fn table(args: &AnalyzeArgs) -> Result<TranspositionTable, String> {
+    TranspositionTable::try_new(args.hash as usize)
+        .map_err(|e| format!("--hash {}: {e}", args.hash))
+}
+
+fn config(args: &AnalyzeArgs, multipv: usize) -> SearchConfig {
+    SearchConfig {
+        threads: args.threads as usize,
+        multipv,
+        move_overhead_ms: 0,
+    }
+}
+
+/// A score as text, from the point of view it was given in: `+0.45`, `+R3`, `-F5`.
+pub fn score_text(score: Score) -> String {
+    match score.proven() {
+        Some((win, plies, kind)) => format!(
+            "{}{}{plies}",
+            if win { '+' } else { '-' },
+            if kind == WinKind::Road { 'R' } else { 'F' }
+        ),
+        None => format!("{:+.2}", score.0 as f64 / 100.0),
+    }
+}
+
+/// A score from the side to move's view, turned to White's.
+fn for_white<const N: usize>(pos: &Position<N>, score: Score) -> Score {
+    if pos.side_to_move() == Color::White {
+        score
+    } else {
+        -score
+    }
+}
+
+fn color_name(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A score in words, from the side to move's view.
+fn score_words<const N: usize>(pos: &Position<N>, score: Score) -> String {
+    let me = pos.side_to_move();
+    match score.proven() {
+        Some((win, plies, kind)) => {
+            let winner = if win { me } else { !me };
+            let how = if kind == WinKind::Road {
+                "road"
+            } else {
+                "flats"
+            };
+            let unit = if plies == 1 { "ply" } else { "plies" };
+            format!("{} wins on {how} in {plies} {unit}", color_name(winner))
+        }
+        None => format!(
+            "{} for {} to move ({} for White)",
+            score_text(score),
+            color_name(me),
+            score_text(for_white(pos, score))
+        ),
+    }
+}
+
+/// A game result in words.
+fn result_words(result: GameResult) -> String {
+    match result {
+        GameResult::Road(c) => format!("{} wins on road", color_name(c)),
+        GameResult::Flats(c) => format!("{} wins on flats", color_name(c)),
+        GameResult::Draw => "draw".to_string(),
+    }
+}
+
+/// Minimal JSON string quoting.
+fn json_str(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A score as a JSON object: `{"cp":45}` or `{"win":true,"plies":3,"kind":"road"}`.
+fn json_score(score: Score) -> String {
+    match score.proven() {
+        Some((win, plies, kind)) => format!(
+            "{{\"win\":{win},\"plies\":{plies},\"kind\":\"{}\"}}",
+            if kind == WinKind::Road {
+                "road"
+            } else {
+                "flats"
+            }
+        ),
+        None => format!("{{\"cp\":{}}}", score.0),
+    }
+}
+
+fn json_list(items: &[String]) -> String {
+    let quoted: Vec<String> = items.iter().map(|s| json_str(s)).collect();
+    format!("[{}]", quoted.join(","))
+}
+
+/// The material and komi of a position, in words.
+fn material<const N: usize>(pos: &Position<N>) -> String {
+    let side = |c: Color| {
+        format!(
+            "{} {} flats, {} stones + {} caps in hand",
+            color_name(c),
+            pos.flats(c).count(),
+            pos.stones_left(c),
+            pos.caps_left(c)
+        )
+    };
+    format!(
+        "{}; {}; komi {}",
+        side(Color::White),
+        side(Color::Black),
+        pos.half_komi() as f64 / 2.0
+    )
+}
+
+/// Analyses one position and prints the report (text or JSON).
+fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Result<(), String> {
+    let pos = &at.position;
+    let tps_text = tps::to_tps(pos);
+    let static_eval = evaluate(pos);
+    if let Some(result) = pos.result() {
+        if args.json {
+            println!(
+                "{{\"size\":{N},\"tps\":{},\"result\":{}}}",
+                json_str(&tps_text),
+                json_str(result.ptn())
+            );
+        } else {
+            print!("{pos}");
+            println!("TPS       {tps_text}");
+            println!("Game over {} ({})", result_words(result), result.ptn());
+        }
+        return Ok(());
+    }
+    if !args.json {
+        print!("{pos}");
+        println!("TPS       {tps_text}");
+        println!("Material  {}", material(pos));
+        println!("Static    {}", score_words(pos, static_eval));
+    }
+    let tt = table(args)?;
+    let progress = |info: &SearchInfo| {
+        let line = if args.multipv > 1 {
+            format!(" line {}", info.multipv)
+        } else {
+            String::new()
+        };
+        eprintln!(
+            "depth {:>2}{line} score {:>6} nodes {:>10} nps {:>8} time {:>6} ms pv {}",
+            info.depth,
+            score_text(info.score),
+            info.nodes,
+            info.nps,
+            info.time_ms,
+            info.pv.join(" ")
+        );
+    };
+    let limits = limits(args, DEFAULT_MOVETIME_MS);
+    let done = run_search(
+        at,
+        &limits,
+        &config(args, args.multipv as usize),
+        &tt,
+        &progress,
+    );
+    let best = done
+        .result
+        .best
+        .map(|m| m.ptn::<N>().to_string())
+        .unwrap_or_default();
+    let nps = (done.result.nodes as f64 / done.secs.max(1e-9)) as u64;
+    if args.json {
+        let lines: Vec<String> = done
+            .lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{{\"multipv\":{},\"depth\":{},\"score\":{},\"score_white\":{},\"pv\":{}}}",
+                    l.multipv,
+                    l.depth,
+                    json_score(l.score),
+                    json_score(for_white(pos, l.score)),
+                    json_list(&l.pv)
+                )
+            })
+            .collect();
+        println!(
+            "{{\"size\":{N},\"tps\":{},\"side_to_move\":{},\"komi\":{},\"static\":{},\
+             \"depth\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{nps},\"score\":{},\
+             \"score_white\":{},\"best\":{},\"lines\":[{}]}}",
+            json_str(&tps_text),
+            json_str(&color_name(pos.side_to_move()).to_lowercase()),
+            pos.half_komi() as f64 / 2.0,
+            json_score(static_eval),
+            done.result.depth,
+            done.result.nodes,
+            (done.secs * 1000.0) as u64,
+            json_score(done.result.score),
+            json_score(for_white(pos, done.result.score)),
+            json_str(&best),
+            lines.join(",")
+        );
+        return Ok(());
+    }
+    println!(
+        "Search    depth {}, {} nodes in {:.2} s ({} nps)",
+        done.result.depth, done.result.nodes, done.secs, nps
+    );
+    println!("Eval      {}", score_words(pos, done.result.score));
+    println!("Best move {best}");
+    for line in &done.lines {
+        let label = if done.lines.len() > 1 {
+            format!("PV {:<6}", line.multipv)
+        } else {
+            "PV       ".to_string()
+        };
+        println!("{label} {} {}", score_text(line.score), line.pv.join(" "));
+    }
+    Ok(())
+}
+
+/// One annotated ply of a game.
+struct PlyNote {
+    /// The played move's value for the mover.
+    played: Score,
+    /// The depth behind `played` (0 when the move ended the game).
+    depth: u32,
+    /// The best move found before the ply and its value, when it was not the move played.
+    best: Option<(String, Score)>,
+    /// The loss against the best move, in centiflats (proven results count as large).
+    loss: i32,
+}
+
+/// The value in centiflats used to measure losses (proven results count as ±100 flats).
+fn loss_scale(score: Score) -> i32 {
+    match score.proven() {
+        Some((true, _, _)) => 10_000,
+        Some((false, _, _)) => -10_000,
+        None => score.0,
+    }
+}
+
+/// The value of a finished game for the player who just moved.
+fn ended_value(result: GameResult, mover: Color, plies: u32) -> Score {
+    match result {
+        GameResult::Draw => Score::DRAW,
+        GameResult::Road(c) | GameResult::Flats(c) => {
+            let kind = if matches!(result, GameResult::Road(_)) {
+                WinKind::Road
+            } else {
+                WinKind::Flats
+            };
+            if c == mover {
+                Score::win_in(plies, kind)
+            } else {
+                Score::loss_in(plies, kind)
+            }
+        }
+    }
+}
+
+/// `--game FILE`: searches every position of the game once, then writes the annotated game.
+fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> Result<(), String> {
+    let name = path.display();
+    let done = replay::<N>(game).map_err(|e| format!("{name}: {e}"))?;
+    let mut start = done.start.clone();
+    if let Some(komi) = args.komi {
+        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    }
+    let tt = table(args)?;
+    let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
+    let config = config(args, 1);
+    let total = done.moves.len();
+    let started = Instant::now();
+    // The search before each ply, and after the last one: (score for the side to move, depth,
+    // best move). `None` where the game is over.
+    let mut at = Analysed::new(start.clone());
+    let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
+    for i in 0..=total {
+        if at.position.result().is_none() {
+            let s = run_search(&at, &limits, &config, &tt, &|_| {});
+            searches.push(Some((s.result.score, s.result.depth, s.result.best)));
+            eprintln!(
+                "analyze: ply {i}/{total}, depth {}, {} nodes, {:.1} s",
+                s.result.depth,
+                s.result.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        } else {
+            searches.push(None);
+        }
+        if i < total {
+            at.play(done.moves[i]);
+        }
+    }
+    // Notes per ply, replaying once more for the results.
+    let mut pos = start;
+    let mut notes = Vec::with_capacity(total);
+    for (i, &mv) in done.moves.iter().enumerate() {
+        let mover = pos.side_to_move();
+        let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
+        pos.make(mv);
+        let (played, depth) = match (pos.result(), searches[i + 1]) {
+            (Some(result), _) => (ended_value(result, mover, 1), 0),
+            (None, Some((after, depth, _))) => (-after, depth),
+            (None, None) => unreachable!("a search exists wherever the game goes on"),
+        };
+        let played = match played.proven() {
+            // One ply further from the position before the move.
+            Some((win, plies, kind)) if depth > 0 => {
+                if win {
+                    Score::win_in(plies + 1, kind)
+                } else {
+                    Score::loss_in(plies + 1, kind)
+                }
+            }
+            _ => played,
+        };
+        let best_other = best.filter(|&b| b != mv);
+        let loss = match best_other {
+            Some(_) => (loss_scale(before) - loss_scale(played)).max(0),
+            None => 0,
+        };
+        notes.push(PlyNote {
+            played,
+            depth,
+            best: best_other.map(|b| (b.ptn::<N>().to_string(), before)),
+            loss,
+        });
+    }
+    let blunder = (args.blunder * 100.0).round() as i32;
+    let mistake = (blunder + 1) / 2;
+    let flag = |loss: i32| {
+        if loss >= blunder {
+            "??"
+        } else if loss >= mistake {
+            "?"
+        } else {
+            ""
+        }
+    };
+    if args.json {
+        for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
+            let best = note.best.as_ref();
+            println!(
+                "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"best\":{},\"best_eval\":{},\"loss_cp\":{},\"flag\":{}}}",
+                i + 1,
+                json_str(&ply.mv.to_string()),
+                json_score(note.played),
+                note.depth,
+                best.map_or("null".to_string(), |(m, _)| json_str(m)),
+                best.map_or("null".to_string(), |&(_, s)| json_score(s)),
+                note.loss,
+                json_str(flag(note.loss))
+            );
+        }
+        return Ok(());
+    }
+    let mut annotated = game.clone();
+    for (note, ply) in notes.iter().zip(annotated.plies.iter_mut()) {
+        let mut comment = format!("{}/{}", score_text(note.played), note.depth);
+        let mark = flag(note.loss);
+        if !mark.is_empty() {
+            if let Some((best, score)) = &note.best {
+                let _ = write!(comment, " best {best} {}", score_text(*score));
+            }
+            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`) stay.
+            ply.annotations.retain(|c| c == '\'');
+            ply.annotations.push_str(mark);
+        }
+        ply.comments.push(comment);
+    }
+    let text = annotated.to_ptn();
+    match &args.out {
+        Some(out) => std::fs::write(out, text).map_err(|e| format!("--out {}: {e}", out.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}

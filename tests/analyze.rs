@@ -1,0 +1,286 @@
+//! `cairn analyze` end to end: the binary is run on real positions and games, and its text, JSON
+//! and annotated PTN are checked against the rules.
+
+use cairn::board::{Color, GameResult, Position};
+use cairn::notation::{parse_file, parse_move, replay, tps};
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn cairn(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .output()
+        .expect("run cairn")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// White to move has a road in one (e5); Black threatens one too (e2).
+const ROAD_IN_ONE: &str = "1,1,1,1,x/x5/x5/2,2,2,2,x/x5 1 5";
+
+/// A 3x3 game in which both players miss wins in one and then allow the opponent's.
+const BLUNDERS_3X3: &str = "[Size \"3\"]\n[Result \"0-R\"]\n\n\
+    1. a1 c3 2. b2 a2 3. a3 c2 4. b2< b2 5. b1 c1 6. 2a2- a2 0-R\n";
+
+fn temp_file(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairn-analyze-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write temp file");
+    path
+}
+
+/// The one error line of a failed run.
+fn single_error(out: &Output) -> String {
+    assert!(!out.status.success(), "expected a failure: {}", stdout(out));
+    let err = stderr(out);
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one error line expected: {err}");
+    assert!(lines[0].starts_with("error: "), "{err}");
+    lines[0].to_string()
+}
+
+#[test]
+fn text_report_finds_the_road_in_one() {
+    let out = cairn(&["analyze", "--tps", ROAD_IN_ONE, "--depth", "3"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    // The diagram: five ranks from 5 down to 1, then the files.
+    let ranks: Vec<&str> = text.lines().take(5).collect();
+    for (i, line) in ranks.iter().enumerate() {
+        assert!(line.starts_with(&format!("{} ", 5 - i)), "{text}");
+    }
+    assert!(text.contains("\n   "), "{text}");
+    assert!(text.contains(&format!("TPS       {ROAD_IN_ONE}")), "{text}");
+    assert!(
+        text.contains("Eval      White wins on road in 1 ply"),
+        "{text}"
+    );
+    assert!(text.contains("Best move e5"), "{text}");
+    // A progress line per finished depth on stderr.
+    assert!(stderr(&out).lines().any(|l| l.starts_with("depth  1 ")));
+}
+
+#[test]
+fn json_report_is_valid_and_its_best_move_wins() {
+    let out = cairn(&["analyze", "--tps", ROAD_IN_ONE, "--depth", "3", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    assert_eq!(v["size"], 5);
+    assert_eq!(v["tps"], ROAD_IN_ONE);
+    assert_eq!(v["side_to_move"], "white");
+    assert_eq!(v["score"]["win"], true);
+    assert_eq!(v["score"]["plies"], 1);
+    assert_eq!(v["score"]["kind"], "road");
+    assert_eq!(v["score_white"], v["score"]);
+    // The best move, played by the rules, wins the game for White.
+    let mut pos = tps::parse::<5>(ROAD_IN_ONE).unwrap();
+    let best = v["best"].as_str().expect("best move");
+    pos.make(parse_move(&pos, best).expect("legal best move"));
+    assert_eq!(pos.result(), Some(GameResult::Road(Color::White)));
+}
+
+#[test]
+fn multipv_json_lines_are_distinct_legal_moves() {
+    let out = cairn(&[
+        "analyze",
+        "--size",
+        "5",
+        "--moves",
+        "a1 e5 c3",
+        "--depth",
+        "4",
+        "--multipv",
+        "3",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let lines = v["lines"].as_array().expect("lines");
+    assert_eq!(lines.len(), 3);
+    let mut pos = Position::<5>::start();
+    for m in ["a1", "e5", "c3"] {
+        pos.make(parse_move(&pos, m).unwrap());
+    }
+    let mut firsts = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        assert_eq!(line["multipv"], i + 1);
+        let pv: Vec<&str> = line["pv"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| m.as_str().unwrap())
+            .collect();
+        // Every PV replays legally.
+        let mut p = pos.clone();
+        for m in &pv {
+            let mv = parse_move(&p, m).unwrap_or_else(|e| panic!("pv {pv:?}: {e}"));
+            p.make(mv);
+        }
+        firsts.push(pv[0].to_string());
+    }
+    firsts.sort();
+    firsts.dedup();
+    assert_eq!(firsts.len(), 3, "MultiPV lines start with distinct moves");
+    assert_eq!(v["lines"][0]["pv"][0], v["best"]);
+}
+
+#[test]
+fn ptn_ply_position_matches_the_replayed_game() {
+    let path = temp_file("ply.ptn", BLUNDERS_3X3);
+    let out = cairn(&[
+        "analyze",
+        "--ptn",
+        path.to_str().unwrap(),
+        "--ply",
+        "4",
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let game = &parse_file(BLUNDERS_3X3).unwrap()[0];
+    let done = replay::<3>(game).unwrap();
+    let mut pos = done.start.clone();
+    for &mv in &done.moves[..4] {
+        pos.make(mv);
+    }
+    assert_eq!(v["tps"], tps::to_tps(&pos));
+    // The end of the game: no search, the result.
+    let out = cairn(&["analyze", "--ptn", path.to_str().unwrap()]);
+    assert!(out.status.success());
+    assert!(stdout(&out).contains("Game over Black wins on road (0-R)"));
+}
+
+#[test]
+fn annotated_game_replays_and_flags_missed_wins() {
+    let path = temp_file("blunders.ptn", BLUNDERS_3X3);
+    let out = cairn(&["analyze", "--game", path.to_str().unwrap(), "--depth", "4"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let annotated = parse_file(&stdout(&out)).expect("annotated PTN parses");
+    assert_eq!(annotated.len(), 1);
+    let annotated = &annotated[0];
+    let original = &parse_file(BLUNDERS_3X3).unwrap()[0];
+    assert_eq!(annotated.result, original.result);
+    let done = replay::<3>(annotated).expect("annotated game replays");
+    assert_eq!(done.result, Some(GameResult::Road(Color::Black)));
+    assert_eq!(annotated.plies.len(), original.plies.len());
+    // One `{eval/depth}` comment per ply.
+    for ply in &annotated.plies {
+        assert_eq!(ply.comments.len(), 1, "{ply:?}");
+        let (eval, depth) = ply.comments[0]
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .split_once('/')
+            .expect("eval/depth");
+        assert!(eval.starts_with('+') || eval.starts_with('-'), "{eval}");
+        depth.parse::<u32>().expect("depth");
+    }
+    // Independently: a ply where the mover had a road in one, did not take it, and let the
+    // opponent have one is a blunder.
+    let mut pos = done.start.clone();
+    let mut missed = 0;
+    for (mv, ply) in done.moves.iter().zip(&annotated.plies) {
+        let had_win = pos.winning_move().is_some();
+        pos.make(*mv);
+        if had_win && pos.result().is_none() && pos.winning_move().is_some() {
+            missed += 1;
+            assert!(ply.annotations.contains("??"), "{} not flagged", ply.mv);
+            assert!(ply.comments[0].contains(" best "), "{:?}", ply.comments);
+        }
+    }
+    assert!(missed >= 2, "the game has missed wins: {missed}");
+}
+
+#[test]
+fn annotated_game_as_json_lines() {
+    let path = temp_file("json.ptn", BLUNDERS_3X3);
+    let out = cairn(&[
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let rows: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("JSON line"))
+        .collect();
+    assert_eq!(rows.len(), 12);
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row["ply"], i + 1);
+    }
+    assert_eq!(rows[11]["eval"]["win"], true, "the last ply wins");
+}
+
+#[test]
+fn annotated_game_to_a_file() {
+    let path = temp_file("to_file.ptn", BLUNDERS_3X3);
+    let out_path = path.with_file_name("annotated_out.ptn");
+    let out = cairn(&[
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--out",
+        out_path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    assert_eq!(parse_file(&text).unwrap()[0].plies.len(), 12);
+}
+
+#[test]
+fn bad_input_gives_one_clear_error() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--tps", "x5/x5/x5"], "error: --tps \"x5/x5/x5\": "),
+        (
+            &["--size", "5", "--moves", "a1 e5 zz"],
+            "error: --moves ply 3: ",
+        ),
+        (
+            &["--size", "5", "--moves", "a1 a1"],
+            "error: --moves ply 2: ",
+        ),
+        (&["--size", "5", "--komi", "0.3"], "error: --komi 0.3: "),
+        (
+            &["--game", "/nonexistent/cairn.ptn"],
+            "error: /nonexistent/cairn.ptn: ",
+        ),
+        (&["--size", "5", "--blunder", "0"], "error: --blunder 0: "),
+    ];
+    for (args, prefix) in cases {
+        let mut all = vec!["analyze"];
+        all.extend_from_slice(args);
+        let line = single_error(&cairn(&all));
+        assert!(line.starts_with(prefix), "{args:?}: {line}");
+    }
+    let path = temp_file("short.ptn", BLUNDERS_3X3);
+    let p = path.to_str().unwrap();
+    let line = single_error(&cairn(&["analyze", "--ptn", p, "--ply", "13"]));
+    assert!(
+        line.ends_with("--ply 13, but the game has 12 plies"),
+        "{line}"
+    );
+    let line = single_error(&cairn(&["analyze", "--ptn", p, "--index", "2"]));
+    assert!(
+        line.ends_with("--index 2, but the file has 1 game"),
+        "{line}"
+    );
+    let bad = temp_file("illegal.ptn", "[Size \"5\"]\n\n1. a1 e5 2. a1 *\n");
+    let line = single_error(&cairn(&["analyze", "--game", bad.to_str().unwrap()]));
+    assert!(line.contains("ply 3"), "{line}");
+}
