@@ -20,7 +20,7 @@
 
 use crate::board::{Color, GameResult, Move, Position};
 use crate::eval::evaluate;
-use crate::notation::{parse_file, parse_move, replay, tps, PtnGame, Tps};
+use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::search::{self, Limits, Score, SearchConfig, SearchInfo, TranspositionTable, WinKind};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -183,24 +183,14 @@ fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         None => Position::<N>::start(),
     };
     position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
-    let mut at = Analysed::new(position);
-    for (i, text) in args
-        .moves
-        .iter()
-        .flat_map(|m| m.split_whitespace())
-        .enumerate()
-    {
-        if let Some(result) = at.position.result() {
-            return Err(format!(
-                "--moves ply {} `{text}`: the game already ended {result}",
-                i + 1
-            ));
-        }
-        let mv =
-            parse_move(&at.position, text).map_err(|e| format!("--moves ply {}: {e}", i + 1))?;
-        at.play(mv);
-    }
-    report_position(args, &at)
+    let mut history = vec![(position.hash(), true)];
+    play_line(
+        &mut position,
+        args.moves.as_deref().unwrap_or(""),
+        |p, mv| history.push((p.hash(), mv.is_placement())),
+    )
+    .map_err(|e| format!("--moves {e}"))?;
+    report_position(args, &Analysed { position, history })
 }
 
 /// `--ptn FILE [--ply K]`.

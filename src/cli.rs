@@ -5,7 +5,7 @@
 
 use cairn::board::Position;
 use cairn::movegen::perft_divide;
-use cairn::notation::{parse_file, parse_move, replay_any, tps, Tps};
+use cairn::notation::{parse_file, play_line, replay_any, tps, Tps};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -129,7 +129,10 @@ struct MatchArgs {
 
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return argument_error(e),
+    };
     let outcome = match cli.command {
         Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
@@ -151,6 +154,29 @@ pub fn run() -> i32 {
             1
         }
     }
+}
+
+/// Help and version go to stdout as clap writes them; a usage error becomes one line on stderr
+/// (clap's first line, which names the offending argument) and exit code 2.
+fn argument_error(e: clap::Error) -> i32 {
+    use clap::error::ErrorKind;
+    if matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    ) {
+        let _ = e.print();
+        return e.exit_code();
+    }
+    let text = e.render().to_string();
+    let first = text
+        .lines()
+        .next()
+        .unwrap_or("error: bad arguments")
+        .trim_end();
+    eprintln!("{first} (see `cairn --help`)");
+    2
 }
 
 fn perft(args: &PerftArgs) -> Result<(), String> {
@@ -175,21 +201,8 @@ fn perft_sized<const N: usize>(args: &PerftArgs) -> Result<(), String> {
         Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
         None => Position::<N>::start(),
     };
-    for (i, text) in args
-        .moves
-        .iter()
-        .flat_map(|m| m.split_whitespace())
-        .enumerate()
-    {
-        if let Some(result) = pos.result() {
-            return Err(format!(
-                "--moves ply {} `{text}`: the game already ended {result}",
-                i + 1
-            ));
-        }
-        let mv = parse_move(&pos, text).map_err(|e| format!("--moves ply {}: {e}", i + 1))?;
-        pos.make(mv);
-    }
+    play_line(&mut pos, args.moves.as_deref().unwrap_or(""), |_, _| {})
+        .map_err(|e| format!("--moves {e}"))?;
     let threads = args.threads as usize;
     for depth in 1..=args.depth {
         let started = Instant::now();

@@ -8,5 +8,5 @@ pub mod ptn_move;
 pub mod tps;
 
 pub use ptn_game::{parse_file, replay, replay_any, PtnError, PtnGame, ReplayError};
-pub use ptn_move::{parse_move, MoveError, PtnMove, PtnMoveError};
+pub use ptn_move::{parse_move, play_line, MoveError, PtnMove, PtnMoveError};
 pub use tps::{Tps, TpsError};

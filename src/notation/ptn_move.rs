@@ -298,6 +298,29 @@ pub fn parse_move<const N: usize>(pos: &Position<N>, text: &str) -> Result<Move,
     Ok(mv)
 }
 
+/// Plays the plies of `line` (PTN, separated by white space) on `pos` by the rules, calling
+/// `played` with the position after each. An error names the 1-based ply:
+/// ``ply 3: malformed move `zz`: ...`` or ``ply 5 `a1`: the game already ended R-0``; the plies
+/// before it stay played.
+pub fn play_line<const N: usize>(
+    pos: &mut Position<N>,
+    line: &str,
+    mut played: impl FnMut(&Position<N>, Move),
+) -> Result<(), String> {
+    for (i, text) in line.split_whitespace().enumerate() {
+        if let Some(result) = pos.result() {
+            return Err(format!(
+                "ply {} `{text}`: the game already ended {result}",
+                i + 1
+            ));
+        }
+        let mv = parse_move(pos, text).map_err(|e| format!("ply {}: {e}", i + 1))?;
+        pos.make(mv);
+        played(pos, mv);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
