@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Append a timestamped transcript of the TEI session(s) to this file (TEI modes: no
+    /// subcommand, `tei`, `ws`).
+    #[arg(long, global = true, value_name = "PATH")]
+    log_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -28,6 +32,8 @@ enum Command {
         after_help = "Example session:\n  tei\n  teinewgame 6\n  position startpos moves a1 f6\n  go movetime 1000\n  quit"
     )]
     Tei,
+    /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
+    Ws(cairn::ws::WsArgs),
     /// Count the leaves of the legal move tree, depth by depth (perft).
     #[command(after_help = "Examples:\n  \
         cairn perft --size 6 --depth 5\n  \
@@ -128,7 +134,15 @@ struct MatchArgs {
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
     let cli = Cli::parse();
+    let transcript = match transcript(&cli) {
+        Ok(transcript) => transcript,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 1;
+        }
+    };
     let outcome = match cli.command {
+        Some(Command::Ws(args)) => return cairn::ws::run(&args, transcript),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Match(args)) => run_match(&args),
@@ -137,7 +151,7 @@ pub fn run() -> i32 {
             Ok(())
         }
         None | Some(Command::Tei) => {
-            cairn::tei::run();
+            cairn::tei::run(transcript);
             Ok(())
         }
     };
@@ -148,6 +162,19 @@ pub fn run() -> i32 {
             1
         }
     }
+}
+
+/// Opens the `--log-file` transcript, which only the TEI modes write.
+fn transcript(cli: &Cli) -> Result<Option<cairn::tei::Transcript>, String> {
+    let Some(path) = &cli.log_file else {
+        return Ok(None);
+    };
+    if !matches!(cli.command, None | Some(Command::Tei | Command::Ws(_))) {
+        return Err("--log-file is for the TEI modes only (no subcommand, tei, ws)".to_string());
+    }
+    cairn::tei::Transcript::open(path)
+        .map(Some)
+        .map_err(|e| format!("--log-file {}: {e}", path.display()))
 }
 
 fn perft(args: &PerftArgs) -> Result<(), String> {
