@@ -19,6 +19,10 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
+    /// Append a timestamped transcript of the TEI session(s) to this file (TEI modes: no
+    /// subcommand, `tei`, `ws`).
+    #[arg(long, global = true, value_name = "PATH")]
+    log_file: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -28,6 +32,8 @@ enum Command {
         after_help = "Example session:\n  tei\n  teinewgame 6\n  position startpos moves a1 f6\n  go movetime 1000\n  quit"
     )]
     Tei,
+    /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
+    Ws(cairn::ws::WsArgs),
     /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
     Analyze(Box<cairn::analyze::AnalyzeArgs>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
@@ -133,7 +139,15 @@ pub fn run() -> i32 {
         Ok(cli) => cli,
         Err(e) => return argument_error(e),
     };
+    let transcript = match transcript(&cli) {
+        Ok(transcript) => transcript,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 1;
+        }
+    };
     let outcome = match cli.command {
+        Some(Command::Ws(args)) => return cairn::ws::run(&args, transcript),
         Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
@@ -143,7 +157,7 @@ pub fn run() -> i32 {
             Ok(())
         }
         None | Some(Command::Tei) => {
-            cairn::tei::run();
+            cairn::tei::run(transcript);
             Ok(())
         }
     };
@@ -177,6 +191,19 @@ fn argument_error(e: clap::Error) -> i32 {
         .trim_end();
     eprintln!("{first} (see `cairn --help`)");
     2
+}
+
+/// Opens the `--log-file` transcript, which only the TEI modes write.
+fn transcript(cli: &Cli) -> Result<Option<cairn::tei::Transcript>, String> {
+    let Some(path) = &cli.log_file else {
+        return Ok(None);
+    };
+    if !matches!(cli.command, None | Some(Command::Tei | Command::Ws(_))) {
+        return Err("--log-file is for the TEI modes only (no subcommand, tei, ws)".to_string());
+    }
+    cairn::tei::Transcript::open(path)
+        .map(Some)
+        .map_err(|e| format!("--log-file {}: {e}", path.display()))
 }
 
 fn perft(args: &PerftArgs) -> Result<(), String> {

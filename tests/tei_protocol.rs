@@ -9,6 +9,8 @@
 //! tactics (road in one by placement and by spread, blocking a single road threat), checked
 //! against the library's rules.
 
+mod common;
+
 use cairn::board::{GameResult, Position};
 use cairn::notation::{parse_move, tps};
 use std::io::Write;
@@ -37,7 +39,13 @@ struct Tei {
 
 impl Tei {
     fn start() -> Tei {
+        Tei::start_with(&[])
+    }
+
+    /// Starts `cairn` with `args` (options of the default TEI mode).
+    fn start_with(args: &[&str]) -> Tei {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
@@ -871,6 +879,70 @@ fn end_of_input_is_quit() {
     tei.bestmove();
     let status = tei.exit_within(Duration::from_secs(1));
     assert!(status.success(), "{status:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// --log-file
+
+#[test]
+fn log_file_records_both_directions_in_order() {
+    let path = common::fresh_log_path("tei-log");
+    let path_arg = path.to_str().unwrap();
+    let mut sessions = Vec::new();
+    for (args, size) in [
+        (vec!["--log-file", path_arg], 5),
+        (vec!["tei", "--log-file", path_arg], 4),
+    ] {
+        let mut tei = Tei::start_with(&args);
+        tei.send("tei");
+        tei.until(|l| l == "teiok");
+        tei.send(&format!("teinewgame {size}"));
+        assert!(tei.sync().is_empty());
+        tei.send("position startpos moves a1");
+        tei.send("go depth 2");
+        tei.bestmove();
+        tei.send("foo");
+        tei.until(|l| l.starts_with("info string error "));
+        assert!(tei.sync().is_empty());
+        tei.send("quit");
+        assert!(tei.exit_within(Duration::from_secs(1)).success());
+        sessions.extend(tei.transcript.clone());
+        // Every line of both sessions, in the order they were exchanged, the file appended to.
+        assert_eq!(common::logged(&path), sessions);
+    }
+    assert!(sessions.contains(&"< readyok".to_string()));
+    assert!(sessions.contains(&"> go depth 2".to_string()));
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+#[test]
+fn log_file_errors_are_one_line() {
+    let missing = std::env::temp_dir()
+        .join(format!("cairn-no-such-dir-{}", std::process::id()))
+        .join("x.log");
+    let missing = missing.to_str().unwrap();
+    for args in [
+        vec!["--log-file", missing],
+        vec!["ws", "--port", "0", "--log-file", missing],
+        vec!["perft", "--depth", "1", "--log-file", "perft.log"],
+    ] {
+        let output = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(&args)
+            .stdin(Stdio::null())
+            .output()
+            .expect("cannot run cairn");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(output.stdout.is_empty(), "{args:?}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        let expected = if args[0] == "perft" {
+            "error: --log-file is for the TEI modes only".to_string()
+        } else {
+            format!("error: --log-file {missing}: ")
+        };
+        assert!(stderr.starts_with(&expected), "{args:?}: {stderr}");
+    }
+    assert!(!std::path::Path::new("perft.log").exists());
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -24,9 +24,11 @@
 pub mod command;
 pub mod options;
 pub mod response;
+pub mod transcript;
 
 pub use command::{parse, GoCommand, NewGame, PositionCommand, TeiCommand, TeiError};
 pub use response::{InfoStyle, Responder};
+pub use transcript::Transcript;
 
 use crate::engine::{Engine, Reporter, SearchEvent, Start};
 use crate::notation::{tps, Tps};
@@ -40,15 +42,20 @@ pub const NAME: &str = "Cairn";
 /// The authors, as `id author` reports them.
 pub const AUTHOR: &str = "The Cairn developers";
 
-/// Runs the TEI loop on stdin and stdout until `quit` or end of input.
-pub fn run() {
+/// Runs the TEI loop on stdin and stdout until `quit` or end of input, recording both directions
+/// in `transcript` if given.
+pub fn run(transcript: Option<Transcript>) {
     let stdin = std::io::stdin();
-    run_session(stdin.lock(), Responder::stdout());
+    run_session(
+        stdin.lock(),
+        Responder::stdout().with_transcript(transcript),
+    );
 }
 
 /// Runs the TEI loop on `input`, answering through `out`, until `quit` or end of input. Any
-/// running search is stopped (its `bestmove` printed) before this returns.
-pub fn run_session(mut input: impl BufRead, out: Responder) {
+/// running search is stopped (its `bestmove` printed) before this returns; the result tells
+/// whether one was running. Input lines go to `out`'s transcript, if it has one.
+pub fn run_session(mut input: impl BufRead, out: Responder) -> bool {
     let mut session = Session::new(out);
     let mut buffer = Vec::new();
     loop {
@@ -67,6 +74,7 @@ pub fn run_session(mut input: impl BufRead, out: Responder) {
         let text = String::from_utf8_lossy(&buffer);
         let line = text.trim_start_matches('\u{feff}').trim();
         log::debug!("in: {line}");
+        session.out.record_input(line);
         // An engine bug must not take the GUI's game down with it: report it and go on.
         let handled = std::panic::catch_unwind(AssertUnwindSafe(|| session.handle(line)));
         match handled {
@@ -77,7 +85,7 @@ pub fn run_session(mut input: impl BufRead, out: Responder) {
             )),
         }
     }
-    session.finish();
+    session.finish()
 }
 
 /// Whether the loop goes on.
@@ -273,8 +281,11 @@ impl Session {
         self.searching.store(false, Ordering::SeqCst);
     }
 
-    fn finish(&mut self) {
+    /// Ends the session; returns whether a search was still running (it is stopped).
+    fn finish(&mut self) -> bool {
+        let was_searching = self.searching.load(Ordering::SeqCst);
         self.stop_search();
+        was_searching
     }
 }
 
@@ -363,6 +374,31 @@ mod tests {
         assert_eq!(lines[1], "bestmove a1");
         assert_eq!(lines[2], "bestmove c3");
         assert!(!searching.load(Ordering::SeqCst));
+    }
+
+    #[test]
+    fn the_session_says_whether_it_stopped_a_search() {
+        let buffer = Buffer::default();
+        let transcript = Buffer::default();
+        let out = Responder::new(buffer.clone())
+            .with_transcript(Some(Transcript::new(transcript.clone())));
+        assert!(run_session(
+            "position startpos\ngo infinite\n".as_bytes(),
+            out.clone()
+        ));
+        assert!(!run_session("isready\n".as_bytes(), out));
+        // The transcript has both directions of both sessions, in order.
+        let text = String::from_utf8(transcript.0.lock().unwrap().clone()).unwrap();
+        // (The search may get to write an `info` line before it sees the stop.)
+        let entries: Vec<&str> = text
+            .lines()
+            .map(|l| &l[25..])
+            .filter(|l| !l.starts_with("< info depth "))
+            .collect();
+        assert_eq!(entries.len(), 5, "{text}");
+        assert_eq!(entries[..2], ["> position startpos", "> go infinite"]);
+        assert!(entries[2].starts_with("< bestmove "), "{text}");
+        assert_eq!(entries[3..], ["> isready", "< readyok"]);
     }
 
     #[test]

@@ -3,9 +3,11 @@
 //! A [`Responder`] wraps one writer behind a mutex and is cloned into the search thread's
 //! reporter, so lines from the input loop and from the search never interleave. There is one
 //! method per kind of reply; each writes a whole line and flushes it at once (GUIs read line by
-//! line and wait for each answer). Every line written is also logged at `debug` level.
+//! line and wait for each answer). Every line written is also logged at `debug` level, and
+//! recorded in the session's [`Transcript`] if it has one.
 
 use super::options::SpinOption;
+use super::transcript::Transcript;
 use crate::search::SearchInfo;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
@@ -68,6 +70,7 @@ pub fn format_option(option: &SpinOption) -> String {
 #[derive(Clone)]
 pub struct Responder {
     out: Arc<Mutex<Box<dyn Write + Send>>>,
+    transcript: Option<Transcript>,
 }
 
 impl Responder {
@@ -80,6 +83,21 @@ impl Responder {
     pub fn new(writer: impl Write + Send + 'static) -> Self {
         Responder {
             out: Arc::new(Mutex::new(Box::new(writer))),
+            transcript: None,
+        }
+    }
+
+    /// The same responder, also recording every line (out, and in through [`Self::record_input`])
+    /// in `transcript`.
+    pub fn with_transcript(mut self, transcript: Option<Transcript>) -> Self {
+        self.transcript = transcript;
+        self
+    }
+
+    /// Records a line the session read in the transcript, if there is one.
+    pub fn record_input(&self, line: &str) {
+        if let Some(transcript) = &self.transcript {
+            transcript.input(line);
         }
     }
 
@@ -90,6 +108,11 @@ impl Responder {
         log::debug!("out: {text}");
         // A poisoned lock only means another thread panicked mid-write; the writer is still fine.
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        // Recorded under the output lock, in the order the lines go out, and before the GUI can
+        // see the line, so that its answer is never recorded ahead of it.
+        if let Some(transcript) = &self.transcript {
+            transcript.output(&text);
+        }
         if let Err(e) = writeln!(out, "{text}").and_then(|()| out.flush()) {
             log::warn!("cannot write to the GUI: {e}");
         }

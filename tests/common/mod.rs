@@ -1,4 +1,5 @@
-//! Shared test helpers: a seeded xorshift generator, random playouts and the perft tables.
+//! Shared test helpers: a seeded xorshift generator, random playouts, the perft tables and the
+//! reader of `--log-file` transcripts.
 #![allow(dead_code)]
 
 use cairn::board::Position;
@@ -138,4 +139,37 @@ pub fn random_board<const N: usize>(rng: &mut Rng) -> Position<N> {
             return pos;
         }
     }
+}
+
+/// A path for a new `--log-file` transcript, in a directory of its own under the system's
+/// temporary directory (named after `test` and the process), with no file there yet.
+pub fn fresh_log_path(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairn-{test}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary directory");
+    let path = dir.join("tei.log");
+    let _ = std::fs::remove_file(&path);
+    path
+}
+
+/// The lines of a `--log-file` transcript without their timestamps, checking that each has the form
+/// `YYYY-MM-DDTHH:MM:SS.mmmZ ` and that the times never go back.
+pub fn logged(path: &std::path::Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).expect("the transcript file");
+    let mut last = String::new();
+    text.lines()
+        .map(|line| {
+            assert!(line.len() > 25 && line.is_char_boundary(24), "{line}");
+            let (stamp, rest) = line.split_at(24);
+            let shape: String = stamp
+                .chars()
+                .map(|c| if c.is_ascii_digit() { '9' } else { c })
+                .collect();
+            assert_eq!(shape, "9999-99-99T99:99:99.999Z", "{line}");
+            assert!(stamp >= last.as_str(), "time went back: {line}");
+            last = stamp.to_string();
+            rest.strip_prefix(' ')
+                .unwrap_or_else(|| panic!("{line}"))
+                .to_string()
+        })
+        .collect()
 }

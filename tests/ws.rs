@@ -1,0 +1,555 @@
+//! `cairn ws` tests: each test starts the real binary as a WebSocket server on a free port
+//! (`--port 0`; the bound address is read from its stderr) and talks to it with a real
+//! tungstenite client. Every wait has a deadline, so a silent or hung server fails the test with
+//! the transcript instead of hanging the suite.
+//!
+//! Covered: the handshake (the same lines as on stdio); PTN Ninja's TEI v1 session with
+//! `go infinite`, `isready` and `stop`; several lines in one message; two connections at once
+//! with independent sessions; a malformed frame, a binary message and an oversized message, each
+//! closing only its own connection; closing a connection during a search; `quit`; a taken port;
+//! and `--log-file` with connection ids.
+
+mod common;
+
+use cairn::notation::{parse_move, tps};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+use tungstenite::protocol::frame::coding::CloseCode;
+use tungstenite::{Message, WebSocket};
+
+/// How long any single answer may take.
+const DEADLINE: Duration = Duration::from_secs(5);
+
+// ---------------------------------------------------------------------------------------------
+// The server process
+
+/// A running `cairn ws --port 0`.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    address: String,
+    /// The server's stderr, line by line (log lines with RUST_LOG=info).
+    log: Receiver<String>,
+    /// The log lines read so far.
+    seen: Vec<String>,
+}
+
+impl Server {
+    fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    fn start_with(extra: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(extra)
+            .args(["ws", "--port", "0"])
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start cairn ws");
+        let log = lines_of(child.stderr.take().expect("stderr"));
+        let mut server = Server {
+            child,
+            address: String::new(),
+            log,
+            seen: Vec::new(),
+        };
+        let line = server.log_line(|l| l.starts_with("listening on ws://"));
+        server.address = line["listening on ws://".len()..].to_string();
+        assert!(
+            server.address.starts_with("127.0.0.1:"),
+            "loopback by default: {line}"
+        );
+        server
+    }
+
+    fn connect(&self) -> Client {
+        let stream = TcpStream::connect(&self.address).expect("cannot reach the server");
+        stream.set_read_timeout(Some(DEADLINE)).unwrap();
+        let url = format!("ws://{}/", self.address);
+        let (ws, _) = tungstenite::client(url.as_str(), stream).expect("WebSocket handshake");
+        Client {
+            ws,
+            transcript: Vec::new(),
+        }
+    }
+
+    /// Waits for a log line matching `wanted` and returns it.
+    fn log_line(&mut self, wanted: impl Fn(&str) -> bool) -> String {
+        if let Some(line) = self.seen.iter().find(|l| wanted(l)) {
+            return line.clone();
+        }
+        let deadline = Instant::now() + DEADLINE;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.log.recv_timeout(left) {
+                Ok(line) => {
+                    self.seen.push(line.clone());
+                    if wanted(&line) {
+                        return line;
+                    }
+                }
+                Err(e) => panic!(
+                    "no such log line ({e:?}); the log so far:\n{:#?}",
+                    self.seen
+                ),
+            }
+        }
+    }
+
+    /// The log line saying how connection `id` ended.
+    fn closed_line(&mut self, id: u64) -> String {
+        let prefix = format!("connection #{id} closed");
+        self.log_line(|l| l.contains(&prefix))
+    }
+
+    fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Only our own child, by its handle.
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+/// The lines of a child's output, through a channel fed by a reader thread.
+fn lines_of(output: impl Read + Send + 'static) -> Receiver<String> {
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+// ---------------------------------------------------------------------------------------------
+// A client connection
+
+struct Client {
+    ws: WebSocket<TcpStream>,
+    /// Everything exchanged so far, for failure messages.
+    transcript: Vec<String>,
+}
+
+/// What the server did with a connection.
+#[derive(Debug, PartialEq)]
+enum Closed {
+    /// A close frame with this code.
+    Frame(Option<CloseCode>),
+    /// The socket was closed or reset without a close frame.
+    Socket,
+}
+
+impl Client {
+    fn fail(&self, message: &str) -> ! {
+        panic!(
+            "{message}\n--- transcript (> sent, < received) ---\n{}",
+            self.transcript.join("\n")
+        );
+    }
+
+    /// Sends one text message (one or more lines).
+    fn send(&mut self, text: &str) {
+        self.transcript.push(format!("> {text:?}"));
+        if let Err(e) = self.ws.send(Message::text(text)) {
+            self.fail(&format!("cannot send {text:?}: {e}"));
+        }
+    }
+
+    /// The next text line from the server within `wait`; each message must be one line.
+    fn next_within(&mut self, wait: Duration) -> String {
+        let stream = self.ws.get_ref();
+        stream
+            .set_read_timeout(Some(wait.max(Duration::from_millis(1))))
+            .unwrap();
+        loop {
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    let line = text.as_str().to_string();
+                    self.transcript.push(format!("< {line}"));
+                    if line.contains('\n') || line.contains('\r') {
+                        self.fail(&format!("a message of several lines: {line:?}"));
+                    }
+                    return line;
+                }
+                Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                Ok(other) => self.fail(&format!("unexpected message {other:?}")),
+                Err(e) => self.fail(&format!("no line within {wait:?}: {e}")),
+            }
+        }
+    }
+
+    /// Lines up to and including the first one matching `done`.
+    fn until(&mut self, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + DEADLINE;
+        let mut lines = Vec::new();
+        loop {
+            let line = self.next_within(deadline.saturating_duration_since(Instant::now()));
+            let last = done(&line);
+            lines.push(line);
+            if last {
+                return lines;
+            }
+        }
+    }
+
+    /// Sends `isready` and returns the lines before `readyok`.
+    fn sync(&mut self) -> Vec<String> {
+        self.send("isready");
+        let mut lines = self.until(|l| l == "readyok");
+        lines.pop();
+        lines
+    }
+
+    /// Reads until the server ends the connection; fails if a text line comes first.
+    fn closed(&mut self) -> Closed {
+        self.closed_skipping(false)
+    }
+
+    /// Reads until the server ends the connection, skipping text lines if `skip_lines` (lines
+    /// already on their way when the client closed).
+    fn closed_skipping(&mut self, skip_lines: bool) -> Closed {
+        self.ws.get_ref().set_read_timeout(Some(DEADLINE)).unwrap();
+        loop {
+            match self.ws.read() {
+                Ok(Message::Close(frame)) => return Closed::Frame(frame.map(|f| f.code)),
+                Ok(Message::Text(text)) if !skip_lines => {
+                    self.fail(&format!("a line instead of the close: {text}"))
+                }
+                Ok(_) => {}
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) =>
+                {
+                    self.fail("the server did not close the connection")
+                }
+                Err(_) => return Closed::Socket,
+            }
+        }
+    }
+}
+
+/// Asserts that `best` is a legal move after `moves` from the TPS `start` (of size `N`).
+fn assert_legal<const N: usize>(start: &str, moves: &[&str], best: &str) {
+    let mut pos = tps::parse::<N>(start).expect("test TPS");
+    for m in moves {
+        let mv = parse_move(&pos, m).expect("test move");
+        pos.make(mv);
+    }
+    if let Err(e) = parse_move(&pos, best) {
+        panic!("bestmove {best} after {start} moves {moves:?}: {e}");
+    }
+}
+
+/// The `bestmove` line's move, checking that the line is well formed.
+fn best_of(line: &str) -> String {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    assert!(tokens.len() == 2 && tokens[0] == "bestmove", "{line}");
+    tokens[1].to_string()
+}
+
+/// What `cairn tei` answers to `tei` on stdio.
+fn stdio_handshake() -> Vec<String> {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .arg("tei")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("cannot start cairn tei");
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "tei\nquit").unwrap();
+    drop(stdin);
+    let lines = lines_of(child.stdout.take().unwrap());
+    let mut out = Vec::new();
+    while let Ok(line) = lines.recv_timeout(DEADLINE) {
+        out.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sessions
+
+#[test]
+fn ptn_ninja_session() {
+    let mut server = Server::start();
+    let mut client = server.connect();
+    client.send("tei");
+    let handshake = client.until(|l| l == "teiok");
+    assert_eq!(handshake, stdio_handshake(), "the same lines as on stdio");
+    assert_eq!(handshake[0], "id name Cairn");
+    assert!(handshake[3].starts_with("size 3 4 5 6 7 8 halfkomi -10 "));
+    // PTN Ninja applies its option values, then starts the game in the TEI v1 form.
+    client.send("setoption name MultiPV value 1");
+    assert!(client.sync().is_empty());
+    client.send("teinewgame size 6 halfkomi 4");
+    assert!(client.sync().is_empty());
+    // Compressed TPS and a ply with PTN Ninja's crush mark.
+    let start = "2,x5/x6/x2,2S,x3/x2,1C,x3/x6/1,1,x4 1 5";
+    let moves = ["c3+*", "a5"];
+    client.send(&format!("position tps {start} moves {}", moves.join(" ")));
+    client.send("go infinite");
+    let first = client.next_within(DEADLINE);
+    assert!(first.starts_with("info depth 1 "), "{first}");
+    // isready is answered during the search, which goes on.
+    let during = client.sync();
+    assert!(during.iter().all(|l| l.starts_with("info ")), "{during:?}");
+    client.send("stop");
+    let lines = client.until(|l| l.starts_with("bestmove"));
+    assert!(lines[..lines.len() - 1]
+        .iter()
+        .all(|l| l.starts_with("info depth ")));
+    assert_legal::<6>(start, &moves, &best_of(lines.last().unwrap()));
+    // Exactly one bestmove: nothing more before the next readyok.
+    assert!(client.sync().is_empty());
+
+    // Several lines in one message, with CRLF and a trailing newline, are several commands.
+    client.send("position tps x6/x6/x6/x6/x6/x6 2 1\r\nisready\r\ngo depth 1\n");
+    assert_eq!(client.next_within(DEADLINE), "readyok");
+    let lines = client.until(|l| l.starts_with("bestmove"));
+    assert_legal::<6>(
+        "x6/x6/x6/x6/x6/x6 2 1",
+        &[],
+        &best_of(lines.last().unwrap()),
+    );
+    // A bad line is answered like on stdio; the session goes on.
+    client.send("teinewgame size 9");
+    let lines = client.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error teinewgame: unsupported board size 9"),
+        "{lines:?}"
+    );
+
+    // `quit` ends the session and the server closes the connection.
+    client.send("quit");
+    assert_eq!(client.closed(), Closed::Frame(Some(CloseCode::Normal)));
+    let line = server.closed_line(1);
+    assert!(line.contains("after quit"), "{line}");
+    assert!(server.is_running());
+}
+
+#[test]
+fn connections_have_independent_sessions() {
+    let server = Server::start();
+    let mut five = server.connect();
+    let mut seven = server.connect();
+    five.send("teinewgame size 5 halfkomi 0");
+    seven.send("teinewgame 7");
+    assert!(five.sync().is_empty());
+    assert!(seven.sync().is_empty());
+    // Each session keeps its own size: a 7x7 TPS is an error for the 5x5 one only.
+    let tps7 = "x7/x7/x7/x3,1,x3/x7/x7/2,x6 1 2";
+    let tps5 = "x5/x5/x2,1,x2/x5/2,x4 1 2";
+    five.send(&format!("position tps {tps7}"));
+    let lines = five.sync();
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with("info string error position: the TPS is 7x7 but teinewgame set 5x5"),
+        "{lines:?}"
+    );
+    five.send(&format!("position tps {tps5} moves e5"));
+    seven.send(&format!("position tps {tps7} moves g7"));
+    assert!(five.sync().is_empty());
+    assert!(seven.sync().is_empty());
+    // Both search at once.
+    five.send("go infinite");
+    seven.send("go infinite");
+    assert!(five.next_within(DEADLINE).starts_with("info depth 1 "));
+    assert!(seven.next_within(DEADLINE).starts_with("info depth 1 "));
+    five.send("stop");
+    let best5 = best_of(five.until(|l| l.starts_with("bestmove")).last().unwrap());
+    // The 7x7 search is still running: its isready comes with no bestmove.
+    let lines = seven.sync();
+    assert!(lines.iter().all(|l| l.starts_with("info ")), "{lines:?}");
+    seven.send("stop");
+    let best7 = best_of(seven.until(|l| l.starts_with("bestmove")).last().unwrap());
+    assert_legal::<5>(tps5, &["e5"], &best5);
+    assert_legal::<7>(tps7, &["g7"], &best7);
+    assert!(five.sync().is_empty());
+    assert!(seven.sync().is_empty());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Faults close only their own connection
+
+/// Opens two connections, lets `fault` misbehave on the second one, and checks that the server
+/// closes it (with `code` if a close frame gets through) and logs `why`, while the first one and
+/// a new one are still served.
+fn fault_closes_only_its_connection(fault: impl FnOnce(&mut Client), code: CloseCode, why: &str) {
+    let mut server = Server::start();
+    let mut good = server.connect();
+    let mut bad = server.connect();
+    assert!(bad.sync().is_empty());
+    fault(&mut bad);
+    let closed = bad.closed();
+    // The close frame may be lost when the server resets a socket it did not read to the end.
+    assert!(
+        closed == Closed::Frame(Some(code)) || closed == Closed::Socket,
+        "{closed:?}"
+    );
+    let line = server.closed_line(2);
+    assert!(line.contains(why), "{line}");
+    assert!(server.is_running());
+    assert!(good.sync().is_empty());
+    let mut fresh = server.connect();
+    assert!(fresh.sync().is_empty());
+}
+
+#[test]
+fn malformed_frame_closes_only_that_connection() {
+    // A frame with the reserved opcode 0xF, written raw after a valid handshake.
+    let fault = |bad: &mut Client| {
+        let frame = [0x8F, 0x80, 1, 2, 3, 4];
+        bad.ws.get_mut().write_all(&frame).unwrap();
+    };
+    fault_closes_only_its_connection(fault, CloseCode::Protocol, "malformed frame");
+}
+
+#[test]
+fn binary_message_closes_only_that_connection() {
+    let fault = |bad: &mut Client| {
+        let message = Message::binary(b"isready\n".to_vec());
+        bad.ws.send(message).unwrap();
+    };
+    fault_closes_only_its_connection(fault, CloseCode::Unsupported, "binary message (8 bytes)");
+}
+
+#[test]
+fn oversized_message_closes_only_that_connection() {
+    // Just under the limit is fine: one command and blank padding.
+    let limit = cairn::ws::MAX_MESSAGE;
+    let mut text = "isready\n".to_string();
+    text += &" ".repeat(limit - text.len());
+    let server = Server::start();
+    let mut client = server.connect();
+    client.send(&text);
+    assert_eq!(client.next_within(DEADLINE), "readyok");
+    // One byte more closes the connection.
+    text.push(' ');
+    let fault = |bad: &mut Client| bad.send(&text);
+    fault_closes_only_its_connection(fault, CloseCode::Size, "message too large");
+}
+
+#[test]
+fn closing_during_a_search_stops_it() {
+    let mut server = Server::start();
+    let mut client = server.connect();
+    client.send("teinewgame 6");
+    client.send("position startpos moves a1 f6");
+    client.send("go infinite");
+    assert!(client.next_within(DEADLINE).starts_with("info depth 1 "));
+    client.ws.close(None).unwrap();
+    client.closed_skipping(true);
+    let line = server.closed_line(1);
+    assert!(line.contains("closed by the client"), "{line}");
+    assert!(line.contains("its search was stopped"), "{line}");
+    // A connection simply dropped (no close frame) during a search is also cleaned up.
+    let mut dropped = server.connect();
+    dropped.send("go infinite");
+    assert!(dropped.next_within(DEADLINE).starts_with("info depth 1 "));
+    drop(dropped);
+    let line = server.closed_line(2);
+    assert!(line.contains("its search was stopped"), "{line}");
+    // A new connection is answered at once.
+    let mut next = server.connect();
+    assert!(next.sync().is_empty());
+    // An idle session that ends says so.
+    drop(next);
+    let line = server.closed_line(3);
+    assert!(line.contains("no search was running"), "{line}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Start-up errors and the transcript
+
+/// Waits up to `wait` for `child` to exit.
+fn exit_within(child: &mut Child, wait: Duration) -> ExitStatus {
+    let deadline = Instant::now() + wait;
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status;
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cairn did not exit within {wait:?}");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+#[test]
+fn taken_port_is_a_clear_error() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["ws", "--port", &port])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start cairn ws");
+    let status = exit_within(&mut child, DEADLINE);
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    assert_eq!(status.code(), Some(1), "{stderr}");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with(&format!("error: cannot listen on 127.0.0.1:{port}: ")),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn log_file_marks_each_connection() {
+    let path = common::fresh_log_path("ws-log");
+    let mut server = Server::start_with(&["--log-file", path.to_str().unwrap()]);
+    let mut one = server.connect();
+    let mut two = server.connect();
+    assert!(one.sync().is_empty());
+    two.send("teinewgame size 4");
+    assert!(two.sync().is_empty());
+    one.send("quit");
+    one.closed();
+    server.closed_line(1);
+    drop(server);
+    let entries = common::logged(&path);
+    assert_eq!(
+        entries,
+        [
+            "#1 > isready",
+            "#1 < readyok",
+            "#2 > teinewgame size 4",
+            "#2 > isready",
+            "#2 < readyok",
+            "#1 > quit",
+        ]
+    );
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
