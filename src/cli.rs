@@ -67,6 +67,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
+    Tactics(cairn::tinue::tactics::TacticsArgs),
 }
 
 #[derive(Args)]
@@ -131,6 +133,7 @@ pub fn run() -> i32 {
     let outcome = match cli.command {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
+        Some(Command::Tactics(args)) => return cairn::tinue::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
