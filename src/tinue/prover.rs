@@ -108,7 +108,7 @@ pub fn solve<const N: usize>(
         }
         if numbers.pn == 0 {
             let mut pv = Vec::with_capacity(numbers.plies as usize);
-            prover.principal_variation(0, depth, &mut pv);
+            prover.principal_variation(0, numbers.plies as u32, &mut pv);
             if prover.aborted {
                 break;
             }
@@ -351,23 +351,44 @@ impl<const N: usize> Prover<'_, N> {
         (numbers, best, second)
     }
 
-    /// Appends the proven line from the node at `ply` (proven with `depth` plies left):
-    /// the attacker's proving moves and the defender's longest resistance.
-    fn principal_variation(&mut self, ply: usize, depth: u32, pv: &mut Vec<Move>) {
-        if self.aborted || depth == 0 {
+    /// The fewest plies (odd, at most `limit`) in which the attacker, to move at `ply`, forces a
+    /// road, by deepening two plies at a time; `None` if there is none or a budget ran out.
+    fn exact_distance(&mut self, ply: usize, limit: u32) -> Option<u32> {
+        if self.pos.winning_move().is_some() {
+            return Some(1);
+        }
+        let mut depth = 3;
+        while depth <= limit && !self.aborted {
+            let n = self.mid(ply, depth, INF, INF);
+            if n.pn == 0 {
+                return Some(n.plies as u32);
+            }
+            if n.dn == 0 && !n.cut {
+                return None;
+            }
+            depth += 2;
+        }
+        None
+    }
+
+    /// Appends the proven line from the node at `ply`, which forces a road in exactly
+    /// `distance` plies (and not fewer): the attacker's shortest win against the defender's
+    /// longest resistance, so the line is `distance` plies long.
+    fn principal_variation(&mut self, ply: usize, distance: u32, pv: &mut Vec<Move>) {
+        if self.aborted || distance == 0 {
             return;
         }
         let attacker = Self::attacker_moves(ply);
         let expansion = if attacker {
-            self.expand_attacker(ply, depth)
+            self.expand_attacker(ply, distance)
         } else {
-            self.expand_defender(ply, depth)
+            self.expand_defender(ply, distance)
         };
-        let mv = match expansion {
+        let chosen = match expansion {
             Expansion::Solved(n) if n.pn == 0 => {
                 if attacker {
                     // A road in one.
-                    Move::from_bits(n.best)
+                    Move::from_bits(n.best).map(|mv| (mv, 0))
                 } else {
                     // Every defence allows a road in one: show one that does not end the game.
                     let moves = self.pos.legal_moves();
@@ -377,44 +398,50 @@ impl<const N: usize> Prover<'_, N> {
                         self.pos.unmake(mv, undo);
                         !over
                     });
-                    quiet.or_else(|| moves.first().copied())
+                    quiet.or_else(|| moves.first().copied()).map(|mv| (mv, 1))
                 }
             }
             Expansion::Solved(_) => None,
-            Expansion::Open => {
-                let mut chosen: Option<(u32, Move)> = None;
+            Expansion::Open if attacker => {
+                // A child that forces the road in `distance - 1` plies.
+                let mut found = None;
                 for i in 0..self.children[ply].len() {
                     let child = self.children[ply][i];
-                    let mut n = self.table.lookup(child.hash, depth - 1);
+                    let mut n = self.table.lookup(child.hash, distance - 1);
                     if n.pn != 0 && n.dn != 0 {
-                        // Evicted from the table: prove the child again.
                         let undo = self.pos.make(child.mv);
-                        n = self.mid(ply + 1, depth - 1, INF, INF);
+                        n = self.mid(ply + 1, distance - 1, INF, INF);
                         self.pos.unmake(child.mv, undo);
-                        if self.aborted {
-                            return;
-                        }
                     }
-                    if n.pn != 0 {
-                        continue;
-                    }
-                    let better = match chosen {
-                        None => true,
-                        Some((p, _)) if attacker => (n.plies as u32) < p,
-                        Some((p, _)) => (n.plies as u32) > p,
-                    };
-                    if better {
-                        chosen = Some((n.plies as u32, child.mv));
+                    if n.pn == 0 {
+                        found = Some((child.mv, distance - 1));
+                        break;
                     }
                 }
-                chosen.map(|(_, mv)| mv)
+                found
+            }
+            Expansion::Open => {
+                // The defence after which the road is furthest away.
+                let mut longest: Option<(Move, u32)> = None;
+                for i in 0..self.children[ply].len() {
+                    let child = self.children[ply][i];
+                    let undo = self.pos.make(child.mv);
+                    let d = self.exact_distance(ply + 1, distance - 1);
+                    self.pos.unmake(child.mv, undo);
+                    if let Some(d) = d {
+                        if longest.map_or(true, |(_, l)| d > l) {
+                            longest = Some((child.mv, d));
+                        }
+                    }
+                }
+                longest
             }
         };
-        let Some(mv) = mv else { return };
+        let Some((mv, rest)) = chosen else { return };
         pv.push(mv);
         let undo = self.pos.make(mv);
         if !self.pos.is_over() {
-            self.principal_variation(ply + 1, depth - 1, pv);
+            self.principal_variation(ply + 1, rest, pv);
         }
         self.pos.unmake(mv, undo);
     }

@@ -317,6 +317,57 @@ pub fn generate<const N: usize>(seed: u64, quota: &Quota, out: &mut Generated) {
     eprintln!("{N}x{N}: done: road-in-2 {road2}, deep {deep}, negative {negative}");
 }
 
+/// Collects up to `count` positions of size `N` with a forced road in exactly `plies` plies
+/// (7 or more), at most one per random game. Brute force at that depth is too slow to try on
+/// every position, so the candidates are the prover's proofs (within `prover_nodes` nodes), each
+/// then confirmed by brute force over all legal moves (road-in-one detector on the last ply).
+/// The set therefore holds tinues the prover can find; it measures speed, not completeness.
+pub fn generate_deeper<const N: usize>(
+    seed: u64,
+    count: usize,
+    plies: u32,
+    prover_nodes: u64,
+    max_games: usize,
+    out: &mut Vec<Tactic>,
+) {
+    let mut rng = Rng::new(seed ^ N as u64);
+    let mut found = 0;
+    let mut moves = MoveList::new();
+    let limits = TinueLimits {
+        max_nodes: Some(prover_nodes),
+        max_depth: plies,
+        ..TinueLimits::default()
+    };
+    let stop = AtomicBool::new(false);
+    for game in 0..max_games {
+        if found >= count {
+            break;
+        }
+        if game % 50 == 0 {
+            eprintln!("{N}x{N}: game {game}: tinue in {plies}: {found}");
+        }
+        let mut pos = Position::<N>::start();
+        while !pos.is_over() {
+            if pos.ply() as usize >= 2 * N
+                && pos.winning_move().is_none()
+                && rng.below(2) == 0
+                && solve(&pos, &limits, &stop)
+                    .proof()
+                    .is_some_and(|(p, _)| p == plies)
+                && shortest_forced_road(&mut pos, plies, true) == Some(plies)
+            {
+                found += 1;
+                out.push(tactic(&pos, plies as i32));
+                break;
+            }
+            moves.clear();
+            pos.generate_moves(&mut moves);
+            pos.make(moves[rng.below(moves.len())]);
+        }
+    }
+    eprintln!("{N}x{N}: done: tinue in {plies}: {found}");
+}
+
 fn tactic<const N: usize>(pos: &Position<N>, plies: i32) -> Tactic {
     Tactic {
         tps: tps::to_tps(pos),
