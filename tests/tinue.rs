@@ -24,6 +24,8 @@ fn limits(max_depth: u32) -> TinueLimits {
     TinueLimits {
         max_nodes: Some(2_000_000),
         max_depth,
+        // Thousands of solves: a small table keeps the set-up cost down.
+        hash_mb: 2,
         ..TinueLimits::default()
     }
 }

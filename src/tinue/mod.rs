@@ -226,7 +226,7 @@ pub fn root_check<const N: usize>(
         max_nodes: Some(ROOT_CHECK_NODES),
         deadline: Some(Instant::now() + time / ROOT_CHECK_DIVISOR),
         max_depth: 31,
-        hash_mb: 4,
+        hash_mb: 1,
     };
     Some(solve(pos, &limits, stop)).filter(|r| r.proof().is_some())
 }

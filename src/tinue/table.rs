@@ -56,10 +56,19 @@ impl Numbers {
 }
 
 const WAYS: usize = 4;
+/// Bytes per entry in the arrays.
+const ENTRY_BYTES: usize = 28;
 
-/// The table.
+/// The table, stored as plain integer arrays so that allocating it is nearly free (zeroed
+/// pages come from the system lazily): a solve with a small budget must not spend it on setup.
 pub struct Table {
-    entries: Vec<Entry>,
+    keys: Vec<u64>,
+    /// `pn | dn << 32`.
+    numbers: Vec<u64>,
+    /// `work | best << 32`.
+    info: Vec<u64>,
+    /// `depth | plies << 8 | cut << 16`.
+    small: Vec<u32>,
     mask: usize,
 }
 
@@ -67,16 +76,41 @@ impl Table {
     /// A table of about `mb` MiB (at least one bucket; the bucket count is a power of two).
     pub fn new(mb: usize) -> Table {
         let bytes = mb.max(1) << 20;
-        let fit = (bytes / (WAYS * std::mem::size_of::<Entry>())).max(1);
+        let fit = (bytes / (WAYS * ENTRY_BYTES)).max(1);
         let buckets = if fit.is_power_of_two() {
             fit
         } else {
             fit.next_power_of_two() / 2
         };
+        let n = buckets * WAYS;
         Table {
-            entries: vec![Entry::default(); buckets * WAYS],
+            keys: vec![0; n],
+            numbers: vec![0; n],
+            info: vec![0; n],
+            small: vec![0; n],
             mask: buckets - 1,
         }
+    }
+
+    fn get(&self, i: usize) -> Entry {
+        let (numbers, info, small) = (self.numbers[i], self.info[i], self.small[i]);
+        Entry {
+            key: self.keys[i],
+            pn: numbers as u32,
+            dn: (numbers >> 32) as u32,
+            work: info as u32,
+            best: (info >> 32) as u32,
+            depth: small as u8,
+            plies: (small >> 8) as u8,
+            cut: small >> 16 & 1 != 0,
+        }
+    }
+
+    fn set(&mut self, i: usize, e: Entry) {
+        self.keys[i] = e.key;
+        self.numbers[i] = e.pn as u64 | (e.dn as u64) << 32;
+        self.info[i] = e.work as u64 | (e.best as u64) << 32;
+        self.small[i] = e.depth as u32 | (e.plies as u32) << 8 | (e.cut as u32) << 16;
     }
 
     fn bucket(&self, key: u64) -> usize {
@@ -87,10 +121,11 @@ impl Table {
     pub fn lookup(&self, key: u64, depth: u32) -> Numbers {
         let start = self.bucket(key);
         let mut found = Numbers::UNKNOWN;
-        for e in &self.entries[start..start + WAYS] {
-            if e.key != key {
+        for i in start..start + WAYS {
+            if self.keys[i] != key {
                 continue;
             }
+            let e = self.get(i);
             if e.pn == 0 && e.plies as u32 <= depth {
                 return Numbers {
                     pn: 0,
@@ -122,10 +157,11 @@ impl Table {
         found
     }
 
-    /// Stores `numbers` for `key` at `depth` (always: the caller reads it back next).
+    /// Stores `numbers` for `key` at `depth` (always: the caller reads it back next): over the
+    /// entry of the same key and depth, else an empty slot, else the least worked entry that is
+    /// not a proof, else the least worked proof.
     pub fn store(&mut self, key: u64, depth: u32, numbers: Numbers, work: u32) {
         let start = self.bucket(key);
-        let bucket = &mut self.entries[start..start + WAYS];
         let entry = Entry {
             key,
             pn: numbers.pn,
@@ -136,8 +172,7 @@ impl Table {
             plies: numbers.plies,
             cut: numbers.cut,
         };
-        // The entry of the same key and depth, else an empty slot, else the least worked
-        // entry that is not a proof, else the least worked proof.
+        let bucket: [Entry; WAYS] = std::array::from_fn(|i| self.get(start + i));
         let slot = bucket
             .iter()
             .position(|e| e.key == key && e.depth == entry.depth && e.pn != 0)
@@ -149,6 +184,6 @@ impl Table {
                     })
                     .unwrap_or(0)
             });
-        bucket[slot] = entry;
+        self.set(start + slot, entry);
     }
 }
