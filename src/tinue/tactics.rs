@@ -7,7 +7,7 @@
 //! decided by [`super::brute`] over all legal moves, with half-komi 0.
 
 use super::brute::{forced_road, shortest_forced_road};
-use super::{solve, TinueLimits, TinueOutcome};
+use super::{solve, TinueLimits};
 use crate::board::{Color, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
@@ -91,6 +91,9 @@ struct Tally {
     negative: u32,
     prover_false: u32,
     search_false: u32,
+    /// Time to the answer on solved positive positions, ms.
+    prover_ms: u64,
+    search_ms: u64,
 }
 
 /// Runs `cairn tactics`; returns the exit code.
@@ -123,14 +126,18 @@ pub fn run(args: TacticsArgs) -> i32 {
         let share = |n: u32, d: u32| 100.0 * n as f64 / d.max(1) as f64;
         let mut line = format!("{name}:");
         if tally.positive > 0 {
+            let mean = |ms: u64, n: u32| ms as f64 / n.max(1) as f64;
             line += &format!(
-                " prover {}/{} ({:.1}%), search {}/{} ({:.1}%)",
+                " prover {}/{} ({:.1}%), search {}/{} ({:.1}%); mean time when solved: \
+                 prover {:.0} ms, search {:.0} ms",
                 tally.prover,
                 tally.positive,
                 share(tally.prover, tally.positive),
                 tally.search,
                 tally.positive,
                 share(tally.search, tally.positive),
+                mean(tally.prover_ms, tally.prover),
+                mean(tally.search_ms, tally.search),
             );
         }
         if tally.negative > 0 {
@@ -171,10 +178,8 @@ fn measure_sized<const N: usize>(
         max_depth: if tactic.plies > 0 { 63 } else { depth },
         ..TinueLimits::default()
     };
-    let proof = match solve(&pos, &limits, &stop).outcome {
-        TinueOutcome::Proven { plies, .. } => Some(plies),
-        _ => None,
-    };
+    let proved = solve(&pos, &limits, &stop);
+    let proof = proved.proof().map(|(plies, _)| plies);
     tt.clear();
     let limits = Limits {
         movetime: Some(args.movetime),
@@ -185,6 +190,7 @@ fn measure_sized<const N: usize>(
         multipv: 1,
         move_overhead_ms: 0,
     };
+    let started = Instant::now();
     let result = search::search(
         &pos,
         &[(pos.hash(), true)],
@@ -194,11 +200,18 @@ fn measure_sized<const N: usize>(
         &stop,
         &|_| {},
     );
+    let search_ms = started.elapsed().as_millis() as u64;
     let found = result.score.proven().filter(|&(win, _, _)| win);
     if tactic.plies > 0 {
         tally.positive += 1;
-        tally.prover += (proof == Some(depth)) as u32;
-        tally.search += found.is_some() as u32;
+        if proof == Some(depth) {
+            tally.prover += 1;
+            tally.prover_ms += proved.time_ms;
+        }
+        if found.is_some() {
+            tally.search += 1;
+            tally.search_ms += search_ms;
+        }
         if proof.is_some_and(|p| p != depth) {
             eprintln!("\n{}: proven in {proof:?} plies, not {depth}", tactic.tps);
         }
