@@ -187,3 +187,74 @@ impl Table {
         self.set(start + slot, entry);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn proof(plies: u8) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INF,
+            plies,
+            cut: false,
+            best: 7,
+        }
+    }
+
+    fn disproof(cut: bool) -> Numbers {
+        Numbers {
+            pn: INF,
+            dn: 0,
+            plies: 0,
+            cut,
+            best: 0,
+        }
+    }
+
+    #[test]
+    fn results_carry_over_depths_only_where_true() {
+        let mut table = Table::new(1);
+        // A road in 5 answers 5 plies or more, not 3.
+        table.store(11, 7, proof(5), 1);
+        assert_eq!(table.lookup(11, 9), proof(5));
+        assert_eq!(table.lookup(11, 5), proof(5));
+        assert_eq!(table.lookup(11, 3), Numbers::UNKNOWN);
+        // A disproof a depth limit cut short answers shallower queries only.
+        table.store(22, 5, disproof(true), 1);
+        assert_eq!(table.lookup(22, 3), disproof(true));
+        assert_eq!(table.lookup(22, 7), Numbers::UNKNOWN);
+        // One without a cut answers every depth.
+        table.store(33, 5, disproof(false), 1);
+        assert_eq!(table.lookup(33, 31), disproof(false));
+        // Open numbers answer the same depth only.
+        let open = Numbers {
+            pn: 3,
+            dn: 4,
+            ..Numbers::UNKNOWN
+        };
+        table.store(44, 5, open, 1);
+        assert_eq!(table.lookup(44, 5), open);
+        assert_eq!(table.lookup(44, 7), Numbers::UNKNOWN);
+        assert_eq!(table.lookup(55, 5), Numbers::UNKNOWN);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_proofs_over_open_entries() {
+        let mut table = Table::new(1);
+        let stride = (table.mask as u64 + 1) << 17;
+        let open = Numbers {
+            pn: 2,
+            dn: 2,
+            ..Numbers::UNKNOWN
+        };
+        // Five keys in one bucket of four: the proof (with the least work) stays.
+        table.store(1, 3, proof(3), 1);
+        for k in 1..5u64 {
+            table.store(1 + k * stride, 3, open, 100 + k as u32);
+        }
+        assert_eq!(table.lookup(1, 3), proof(3));
+        assert_eq!(table.lookup(1 + stride, 3), Numbers::UNKNOWN);
+        assert_eq!(table.lookup(1 + 4 * stride, 3), open);
+    }
+}
