@@ -26,28 +26,6 @@ enum Expansion {
     Open,
 }
 
-/// Proof numbers for a proven node `plies` from the road.
-fn proven(plies: u32, best: u32) -> Numbers {
-    Numbers {
-        pn: 0,
-        dn: INF,
-        plies: plies.min(255) as u8,
-        cut: false,
-        best,
-    }
-}
-
-/// Disproof numbers; `cut` if a depth limit played a part.
-fn disproven(cut: bool) -> Numbers {
-    Numbers {
-        pn: INF,
-        dn: 0,
-        plies: 0,
-        cut,
-        best: 0,
-    }
-}
-
 /// One solve: the position, the table and the per-ply buffers, all allocated up front.
 struct Prover<'a, const N: usize> {
     pos: Position<N>,
@@ -157,10 +135,10 @@ impl<const N: usize> Prover<'_, N> {
     /// threatens a road and the defender cannot win at once. Decides the node if it can.
     fn expand_attacker(&mut self, ply: usize, depth: u32) -> Expansion {
         if let Some(mv) = self.pos.winning_move() {
-            return Expansion::Solved(proven(1, mv.bits()));
+            return Expansion::Solved(Numbers::proven(1, mv.bits()));
         }
         if depth < 3 || self.pos.is_opening() {
-            return Expansion::Solved(disproven(depth < 3));
+            return Expansion::Solved(Numbers::disproven(depth < 3));
         }
         let mut moves = std::mem::take(&mut self.scratch[ply]);
         moves.clear();
@@ -183,7 +161,7 @@ impl<const N: usize> Prover<'_, N> {
         }
         self.scratch[ply] = moves;
         if self.children[ply].is_empty() {
-            return Expansion::Solved(disproven(false));
+            return Expansion::Solved(Numbers::disproven(false));
         }
         Expansion::Open
     }
@@ -193,7 +171,7 @@ impl<const N: usize> Prover<'_, N> {
     /// without the attacker's road refutes, and so does any defence when too few plies are left.
     fn expand_defender(&mut self, ply: usize, depth: u32) -> Expansion {
         if self.pos.can_win_in_one() {
-            return Expansion::Solved(disproven(false));
+            return Expansion::Solved(Numbers::disproven(false));
         }
         let filter = self.pos.placement_defence_squares();
         let mut moves = std::mem::take(&mut self.scratch[ply]);
@@ -216,10 +194,10 @@ impl<const N: usize> Prover<'_, N> {
             let outcome = match self.pos.result() {
                 Some(GameResult::Road(c)) if c == self.attacker => None,
                 // The defender's road, or a flat end: no road for the attacker.
-                Some(_) => Some(disproven(false)),
+                Some(_) => Some(Numbers::disproven(false)),
                 None if self.pos.can_win_in_one() => None,
                 // A real defence, and no time left to answer it.
-                None if depth < 4 => Some(disproven(true)),
+                None if depth < 4 => Some(Numbers::disproven(true)),
                 None => {
                     let hash = self.pos.hash();
                     self.children[ply].push(Child { mv, hash });
@@ -235,7 +213,7 @@ impl<const N: usize> Prover<'_, N> {
         self.scratch[ply] = moves;
         if matches!(result, Expansion::Open) && self.children[ply].is_empty() {
             // Every defender move allows a road: two plies to it at most.
-            return Expansion::Solved(proven(2, 0));
+            return Expansion::Solved(Numbers::proven(2, 0));
         }
         result
     }
@@ -324,8 +302,8 @@ impl<const N: usize> Prover<'_, N> {
         let second = second.min(INF);
         let numbers = if attacker {
             match proof {
-                Some((p, mv)) => proven(p + 1, mv),
-                None if best_key >= INF => disproven(cut),
+                Some((p, mv)) => Numbers::proven(p + 1, mv),
+                None if best_key >= INF => Numbers::disproven(cut),
                 None => Numbers {
                     pn: best_key,
                     dn: sum,
@@ -338,9 +316,9 @@ impl<const N: usize> Prover<'_, N> {
                 let n = self.table.lookup(c.hash, child_depth);
                 n.dn != 0 || n.cut
             });
-            disproven(cut)
+            Numbers::disproven(cut)
         } else if sum == 0 {
-            proven(plies + 1, 0)
+            Numbers::proven(plies + 1, 0)
         } else {
             Numbers {
                 pn: sum,

@@ -53,6 +53,28 @@ impl Numbers {
         cut: false,
         best: 0,
     };
+
+    /// A proven node `plies` from the road; `best` proves an attacker node (`Move::bits`).
+    pub fn proven(plies: u32, best: u32) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INF,
+            plies: plies.min(255) as u8,
+            cut: false,
+            best,
+        }
+    }
+
+    /// A disproven node; `cut` if a depth limit played a part.
+    pub fn disproven(cut: bool) -> Numbers {
+        Numbers {
+            pn: INF,
+            dn: 0,
+            plies: 0,
+            cut,
+            best: 0,
+        }
+    }
 }
 
 const WAYS: usize = 4;
@@ -192,24 +214,12 @@ impl Table {
 mod tests {
     use super::*;
 
-    fn proof(plies: u8) -> Numbers {
-        Numbers {
-            pn: 0,
-            dn: INF,
-            plies,
-            cut: false,
-            best: 7,
-        }
+    fn proof(plies: u32) -> Numbers {
+        Numbers::proven(plies, 7)
     }
 
     fn disproof(cut: bool) -> Numbers {
-        Numbers {
-            pn: INF,
-            dn: 0,
-            plies: 0,
-            cut,
-            best: 0,
-        }
+        Numbers::disproven(cut)
     }
 
     #[test]
