@@ -86,7 +86,9 @@ pub enum TinueOutcome {
     Proven {
         /// Plies to the road (road in one = 1).
         plies: u32,
-        /// The proof's line, the attacker's move first.
+        /// The proof's line, the attacker's move first: the attacker's shortest win against the
+        /// defender's longest resistance, `plies` long unless a budget ran out while it was read
+        /// (then shorter, but never empty).
         pv: Vec<Move>,
     },
     /// No forced road within the depth limit (in the threat-restricted tree).

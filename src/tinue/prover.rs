@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::Instant;
 
 /// How often (in nodes) the clock and the stop flag are looked at.
-const CHECK_EVERY: u64 = 1024;
+const CHECK_EVERY: u64 = 32;
 
 /// A child of the node being searched: its move and the hash of the position it leads to.
 #[derive(Clone, Copy)]
@@ -87,7 +87,9 @@ pub fn solve<const N: usize>(
         if numbers.pn == 0 {
             let mut pv = Vec::with_capacity(numbers.plies as usize);
             prover.principal_variation(0, numbers.plies as u32, &mut pv);
-            if prover.aborted {
+            // A budget that runs out while the line is read cuts it short; its first move,
+            // read from the proof, still wins.
+            if pv.is_empty() {
                 break;
             }
             return done(
