@@ -353,8 +353,8 @@ fn generate_tactics_files() {
     );
 }
 
-/// Runs `cairn` in TEI mode on `script` (a list of lines; each `go` waits for its `bestmove`)
-/// and returns everything it printed.
+/// Runs `cairn` in TEI mode on `script` (a list of lines; each `go` waits for its `bestmove`,
+/// unless `stop` follows: then `stop` waits for it) and returns everything it printed.
 fn tei_session(script: &[&str]) -> Vec<String> {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};
@@ -367,10 +367,11 @@ fn tei_session(script: &[&str]) -> Vec<String> {
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut out = Vec::new();
-    for line in script {
+    for (i, line) in script.iter().enumerate() {
         writeln!(stdin, "{line}").unwrap();
         stdin.flush().unwrap();
-        if line.starts_with("go") {
+        let stop_next = script.get(i + 1) == Some(&"stop");
+        if (line.starts_with("go") && !stop_next) || *line == "stop" {
             loop {
                 let got = lines.next().expect("cairn ended early").unwrap();
                 let done = got.starts_with("bestmove");
@@ -477,4 +478,59 @@ fn assert_proof_line(text: &str, info: &str, bestmove: &str) {
         .collect();
     assert_eq!(bestmove, format!("bestmove {}", pv[0].ptn::<5>()));
     check_proof(&pos, 3, &pv, false);
+}
+
+/// Two positions published with other engines' tinue tests (facts only): a 6x6 tinue for
+/// Black, and a 6x6 position that is not tinue because the defender counter-attacks.
+#[test]
+fn published_positions() {
+    let text = "x2,2,x2,1/x5,1/x,2,x,1,1,1/x,2,x2,1,x/x,2C,x4/x,2,x4 2 6";
+    let mut pos = tps::parse::<6>(text).unwrap();
+    let brute = shortest_forced_road(&mut pos, 3, false);
+    let (pos, outcome) = prove::<6>(text, 15);
+    let TinueOutcome::Proven { plies, pv } = outcome else {
+        panic!("{text}: {outcome:?}")
+    };
+    assert_eq!(Some(plies), brute);
+    check_proof(&pos, plies, &pv, false);
+
+    let text = "x3,1C,x2/x,1,x,1,x2/x,1,1,x,1,x/x3,1,x2/x3,1,x2/2C,2,22,x,2,x 1 9";
+    let mut pos = tps::parse::<6>(text).unwrap();
+    assert_eq!(shortest_forced_road(&mut pos, 5, true), None);
+    let (_, outcome) = prove::<6>(text, 5);
+    assert_eq!(outcome, TinueOutcome::Disproven);
+}
+
+/// `go solved` with no limit and a `stop`: exactly one bestmove.
+#[test]
+fn go_solved_stops() {
+    let out = tei_session(&[
+        "teinewgame size 5 halfkomi 0",
+        // A tinue in 15 plies: tens of thousands of nodes, so `stop` usually comes first.
+        "position tps 2,x4/x,2,x,1,x/x,1,2,1,x/x,1,x2,1/2,x2,1,2 1 7",
+        "go solved",
+        "stop",
+        "isready",
+    ]);
+    let bestmoves = out.iter().filter(|l| l.starts_with("bestmove")).count();
+    assert_eq!(bestmoves, 1, "{out:?}");
+    assert!(out.iter().any(|l| l == "readyok"), "{out:?}");
+}
+
+/// A set stop flag ends a long solve early with `Unknown`; the same solve without it proves a
+/// road in 15 plies (beyond what brute force can check, so only the line is checked).
+#[test]
+fn stop_flag_ends_the_solve() {
+    let text = "2,x4/x,2,x,1,x/x,1,2,1,x/x,1,x2,1/2,x2,1,2 1 7";
+    let pos = tps::parse::<5>(text).unwrap();
+    let stopped = solve(&pos, &limits(63), &AtomicBool::new(true));
+    assert_eq!(stopped.outcome, TinueOutcome::Unknown);
+    let result = solve(&pos, &limits(63), &AtomicBool::new(false));
+    let Some((plies, pv)) = result.proof() else {
+        panic!("{text}: {:?}", result.outcome)
+    };
+    assert_eq!(plies, 15);
+    check_line(&pos, plies, pv);
+    let mut pos = pos;
+    assert_eq!(shortest_forced_road(&mut pos, 5, true), None);
 }
