@@ -81,7 +81,9 @@ pub trait Game: Send {
     fn tps(&self) -> String;
     /// The current position as an ASCII diagram.
     fn diagram(&self) -> String;
-    /// Runs a search to completion on the calling thread and reports its best move.
+    /// Runs a search to completion on the calling thread and reports its best move. A timed
+    /// search (clock or movetime; no depth or node limit, one line) first gives the tinue
+    /// prover a small share of its time ([`crate::tinue::root_check`]) and plays a proven road.
     fn search(
         &self,
         limits: &Limits,

@@ -60,7 +60,8 @@ pub fn parse_file(text: &str) -> Result<Vec<Tactic>, String> {
 /// `cairn tactics`: run the prover and the normal search on tactics files.
 #[derive(clap::Args, Debug)]
 #[command(after_help = "For each file prints e.g.\n  \
-    road-in-2: prover 183/190 (96.3%), search 170/190 (89.5%)\n\
+    road-in-2: prover 183/190 (96.3%), search 170/190 (89.5%); mean time when solved: \
+    prover 12 ms, search 95 ms\n\
     counting positions with a forced road solved within the time (the prover: proven in the \
     recorded plies; the search: a proven win). For positions without a forced road it prints \
     the false claims, which must be 0 for the prover. Progress goes to stderr.\n\n\
@@ -139,6 +140,9 @@ pub fn run(args: TacticsArgs) -> i32 {
                 mean(tally.prover_ms, tally.prover),
                 mean(tally.search_ms, tally.search),
             );
+        }
+        if tally.positive + tally.negative == 0 {
+            line += " no positions";
         }
         if tally.negative > 0 {
             line += &format!(
