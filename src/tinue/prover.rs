@@ -427,9 +427,10 @@ impl<const N: usize> Prover<'_, N> {
     }
 }
 
-/// Saturating sum of proof numbers, capped at [`INF`].
+/// Saturating sum of proof numbers, capped just below [`INF`]: only a solved child's number
+/// is infinite, so a large sum never reads as a proof or disproof.
 fn add(a: u32, b: u32) -> u32 {
-    a.saturating_add(b).min(INF)
+    a.saturating_add(b).min(INF - 1)
 }
 
 /// Whether the spread `mv` changes the top of a square in `squares` (its origin or a square it
