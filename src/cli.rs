@@ -75,6 +75,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
+    Tactics(cairn::tinue::tactics::TacticsArgs),
 }
 
 #[derive(Args)]
@@ -151,6 +153,7 @@ pub fn run() -> i32 {
         Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
+        Some(Command::Tactics(args)) => return cairn::tinue::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);

@@ -9,11 +9,14 @@
 use crate::board::{Move, Position};
 use crate::notation::{parse_move, tps};
 use crate::search::{
-    self, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TranspositionTable,
+    self, params::MOVE_OVERHEAD_MS, Limits, Score, SearchConfig, SearchInfo, TranspositionTable,
+    WinKind,
 };
+use crate::tinue::{self, TinueLimits, TinueResult};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 /// Something the search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -78,8 +81,21 @@ pub trait Game: Send {
     fn tps(&self) -> String;
     /// The current position as an ASCII diagram.
     fn diagram(&self) -> String;
-    /// Runs a search to completion on the calling thread and reports its best move.
+    /// Runs a search to completion on the calling thread and reports its best move. A timed
+    /// search (clock or movetime; no depth or node limit, one line) first gives the tinue
+    /// prover a small share of its time ([`crate::tinue::root_check`]) and plays a proven road.
     fn search(
+        &self,
+        limits: &Limits,
+        config: &SearchConfig,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        reporter: &Reporter,
+    ) -> search::SearchResult;
+    /// Runs the tinue prover ([`crate::tinue`]) to completion on the calling thread within
+    /// `limits` (movetime, nodes, depth in plies; none: until `stop`) and reports its proof and
+    /// first move; without a proof, says so and reports the best move of a short search.
+    fn solve(
         &self,
         limits: &Limits,
         config: &SearchConfig,
@@ -141,11 +157,24 @@ impl<const N: usize> Game for SizedGame<N> {
         if let Some(result) = self.position.result() {
             reporter(SearchEvent::Message(format!("the game is over ({result})")));
         }
+        // A timed search first gives the tinue prover a small share of its time.
+        let started = Instant::now();
+        let mut limits = limits.clone();
+        let timed = limits.depth.is_none() && limits.nodes.is_none() && config.multipv <= 1;
+        if let Some(time) = search::time_budget(&self.position, &limits, config).filter(|_| timed) {
+            if let Some(proof) = tinue::root_check(&self.position, time, stop) {
+                return self.report_proof(&proof, started, reporter);
+            }
+            let spent = started.elapsed().as_millis() as u64;
+            for left in [&mut limits.movetime, &mut limits.wtime, &mut limits.btime] {
+                *left = left.map(|t| t.saturating_sub(spent).max(1));
+            }
+        }
         let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
         let result = search::search(
             &self.position,
             &self.history,
-            limits,
+            &limits,
             config,
             tt,
             stop,
@@ -160,8 +189,79 @@ impl<const N: usize> Game for SizedGame<N> {
         result
     }
 
+    fn solve(
+        &self,
+        limits: &Limits,
+        config: &SearchConfig,
+        tt: &TranspositionTable,
+        stop: &AtomicBool,
+        reporter: &Reporter,
+    ) -> search::SearchResult {
+        let started = Instant::now();
+        let tinue_limits = TinueLimits {
+            max_nodes: limits.nodes,
+            deadline: limits.movetime.map(|ms| {
+                started + Duration::from_millis(ms.saturating_sub(config.move_overhead_ms).max(1))
+            }),
+            max_depth: limits.depth.unwrap_or(TinueLimits::default().max_depth),
+            ..TinueLimits::default()
+        };
+        let result = tinue::solve(&self.position, &tinue_limits, stop);
+        if result.proof().is_some() {
+            return self.report_proof(&result, started, reporter);
+        }
+        reporter(SearchEvent::Message(format!(
+            "no tinue found ({}, {} nodes, {} ms)",
+            result.kind(),
+            result.nodes,
+            result.time_ms
+        )));
+        let short = Limits {
+            nodes: Some(SOLVE_FALLBACK_NODES),
+            ..Limits::default()
+        };
+        self.search(&short, config, tt, &AtomicBool::new(false), reporter)
+    }
+
     fn boxed_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
+    }
+}
+
+/// Nodes of the short search that answers `go solved` when no tinue is proven.
+const SOLVE_FALLBACK_NODES: u64 = 50_000;
+
+impl<const N: usize> SizedGame<N> {
+    /// Reports a proven road as a finished search and plays its first move.
+    fn report_proof(
+        &self,
+        proof: &TinueResult,
+        started: Instant,
+        reporter: &Reporter,
+    ) -> search::SearchResult {
+        let Some((plies, pv)) = proof.proof() else {
+            unreachable!("report_proof needs a proof")
+        };
+        let score = Score::win_in(plies, WinKind::Road);
+        let elapsed = started.elapsed();
+        reporter(SearchEvent::Info(SearchInfo {
+            depth: plies,
+            seldepth: plies,
+            multipv: 1,
+            score,
+            nodes: proof.nodes,
+            nps: (proof.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
+            time_ms: elapsed.as_millis() as u64,
+            hashfull: 0,
+            pv: pv.iter().map(|m| m.ptn::<N>().to_string()).collect(),
+        }));
+        reporter(SearchEvent::BestMove(pv[0].ptn::<N>().to_string()));
+        search::SearchResult {
+            best: Some(pv[0]),
+            score,
+            depth: plies,
+            nodes: proof.nodes,
+        }
     }
 }
 
@@ -309,6 +409,17 @@ impl Engine {
     /// Starts a search of the current position; returns at once. The best move arrives
     /// through `reporter`. Fails if a search is already running.
     pub fn go(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
+        self.start(limits, reporter, false)
+    }
+
+    /// Starts the tinue prover on the current position (TEI `go solved`); returns at once. Like
+    /// [`Engine::go`], exactly one best move follows: the proof's first move, or without a proof
+    /// that of a short search ([`Game::solve`]).
+    pub fn go_solved(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
+        self.start(limits, reporter, true)
+    }
+
+    fn start(&mut self, limits: Limits, reporter: Reporter, solve: bool) -> Result<(), String> {
         if self.is_searching() {
             return Err("a search is already running; send stop first".to_string());
         }
@@ -330,7 +441,11 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
-                game.search(&limits, &config, &tt, &thread_stop, &report);
+                if solve {
+                    game.solve(&limits, &config, &tt, &thread_stop, &report);
+                } else {
+                    game.search(&limits, &config, &tt, &thread_stop, &report);
+                }
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
         self.running = Some(Running {

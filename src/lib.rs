@@ -32,6 +32,7 @@ pub mod movegen;
 pub mod notation;
 pub mod search;
 pub mod tei;
+pub mod tinue;
 pub mod ws;
 
 /// Runs `$body` with `$n` bound to a board size known at compile time, chosen from the runtime

@@ -87,6 +87,17 @@ fn moves_left<const N: usize>(pos: &Position<N>) -> u64 {
     ((pos.stones_left(me) + pos.caps_left(me)) as u64).max(10)
 }
 
+/// The soft time budget a search of `pos` under `limits` would plan for, if the limits are a
+/// clock or a fixed move time (for work done before the search, such as the tinue check).
+pub fn time_budget<const N: usize>(
+    pos: &Position<N>,
+    limits: &Limits,
+    config: &SearchConfig,
+) -> Option<std::time::Duration> {
+    let white = pos.side_to_move() == crate::board::Color::White;
+    TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos)).soft()
+}
+
 /// Searches `pos` (whose game history, oldest first and `pos` last, is `game`: each position's
 /// hash and whether a placement led to it) within `limits`, reporting each iteration to
 /// `report`. Stops early when `stop` is set. Blocks until done.

@@ -12,9 +12,10 @@
 //!   the GUI as speaking "TEI v1" (PTN Ninja's `teinewgame size N halfkomi K`);
 //! - `position startpos [moves <m>...]` and `position tps <board> <player> <move> [moves <m>...]`;
 //! - `go` with unordered `wtime btime winc binc movestogo movetime depth nodes <integer>` pairs and
-//!   the bare flag `infinite`. A bad or unknown part of a `go` line is reported but the rest is
-//!   still used; only when nothing on the line can be used is the whole `go` an error (and then
-//!   no search starts). A bare `go` is valid: it searches until `stop`.
+//!   the bare flags `infinite` and `solved` (run the tinue prover, see [`crate::tinue`]). A bad
+//!   or unknown part of a `go` line is reported but the rest is still used; only when nothing
+//!   on the line can be used is the whole `go` an error (and then no search starts). A bare `go`
+//!   is valid: it searches until `stop`.
 
 use super::options::HALF_KOMI_RANGE;
 use crate::engine::Start;
@@ -75,6 +76,8 @@ pub struct GoCommand {
     pub limits: Limits,
     /// Parts of the line that were ignored, each with the reason.
     pub ignored: Vec<TeiError>,
+    /// `go solved`: run the tinue prover instead of the search.
+    pub solved: bool,
 }
 
 /// Why a line is not a valid TEI command. Every variant carries the offending text.
@@ -393,6 +396,11 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, TeiError> {
             used += 1;
             continue;
         }
+        if key == "solved" {
+            go.solved = true;
+            used += 1;
+            continue;
+        }
         if !GO_KEYS.contains(&key.as_str()) {
             go.ignored.push(TeiError::Unexpected {
                 command: COMMAND,
@@ -403,7 +411,9 @@ fn parse_go(rest: &[&str]) -> Result<GoCommand, TeiError> {
         // A keyword where the value should be is not taken as the value.
         let value = match rest.get(i) {
             Some(v)
-                if !GO_KEYS.contains(&v.to_ascii_lowercase().as_str()) && !is(v, "infinite") =>
+                if !GO_KEYS.contains(&v.to_ascii_lowercase().as_str())
+                    && !is(v, "infinite")
+                    && !is(v, "solved") =>
             {
                 i += 1;
                 *v

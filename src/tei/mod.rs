@@ -268,7 +268,12 @@ impl Session {
             SearchEvent::Message(text) => guard.out.info_string(&text),
         });
         self.searching.store(true, Ordering::SeqCst);
-        if let Err(e) = self.engine.go(go.limits, reporter) {
+        let started = if go.solved {
+            self.engine.go_solved(go.limits, reporter)
+        } else {
+            self.engine.go(go.limits, reporter)
+        };
+        if let Err(e) = started {
             // The reporter, and with it the guard, is gone: the fallback bestmove is out.
             self.out.error(&format!("go: {e}"));
         }
