@@ -67,6 +67,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
+    Openings(cairn::openings::OpeningsArgs),
 }
 
 #[derive(Args)]
@@ -132,6 +134,7 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Openings(args)) => return cairn::openings::run(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())
