@@ -6,9 +6,9 @@
 //! 2. filter the lines through zero or more cheap prefilter [`Stage`]s (a static evaluation or a
 //!    shallow search, each with its own bound), then through the final fixed-depth search with
 //!    the real bound `--max-eval`; a line is kept only if every stage scores it within its bound
-//!    (a proven win or loss is never within a bound). A stage may also cap its output at the MAX
-//!    most balanced lines (smallest |score|, ties broken by canonical key); the final stage's cap
-//!    is `--max-lines`;
+//!    (a proven win or loss is never within a bound). A stage may also cap its output at MAX
+//!    lines: those with the smallest canonical keys, a fixed pseudo-random sample of the lines
+//!    that passed; the final stage's cap is `--max-lines`;
 //! 3. write the lines sorted by their canonical key, a fixed pseudo-random order, so the first
 //!    lines of a book (what a short match plays) are varied.
 //!
@@ -45,14 +45,19 @@ pub const HASH_MB: usize = 2;
 pub const MAX_PLIES: u32 = 4;
 
 /// One filter stage: a search depth (0 = the static evaluation), the largest |score| kept, and
-/// optionally the most lines kept (the most balanced: smallest |score|, then canonical key).
+/// optionally the most lines kept (a fixed pseudo-random sample: the smallest canonical keys).
+///
+/// The sample is deliberately not "the most balanced": even-depth scores of ordinary openings
+/// sit near +15 (the evaluation's tempo bonus for the side to move), so the lines scoring nearest
+/// 0 are those where Black's extra (typically a mirrored wall or capstone) cancels the tempo, and
+/// a most-balanced cut fills the book with them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stage {
     /// Search depth in plies; 0 means the static evaluation.
     pub depth: u32,
     /// Lines scoring beyond ±`bound` centiflats are dropped.
     pub bound: i32,
-    /// At most this many lines go on, the most balanced.
+    /// At most this many lines go on: the ones with the smallest canonical keys.
     pub max: Option<usize>,
 }
 
@@ -102,7 +107,7 @@ impl std::fmt::Display for Stage {
             d => write!(f, "depth {d} ±{}", self.bound)?,
         }
         if let Some(max) = self.max {
-            write!(f, ", best {max}")?;
+            write!(f, ", sample {max}")?;
         }
         Ok(())
     }
@@ -138,7 +143,9 @@ pub struct Book {
     pub lines: Vec<BookLine>,
     /// Distinct lines after each ply (ply 1 first); the last is the number of candidates.
     pub distinct: Vec<usize>,
-    /// Lines left after each stage.
+    /// Lines within each stage's bound (before its cap).
+    pub passed: Vec<usize>,
+    /// Lines left after each stage (after its cap).
     pub survivors: Vec<usize>,
 }
 
@@ -265,6 +272,7 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
     let mut alive: Vec<(usize, Score, u128)> =
         (0..tree.len()).map(|i| (i, Score::DRAW, 0)).collect();
     let mut survivors = Vec::with_capacity(config.stages.len());
+    let mut passed = Vec::with_capacity(config.stages.len());
     for (s, stage) in config.stages.iter().enumerate() {
         let start = Instant::now();
         let done = AtomicUsize::new(0);
@@ -287,15 +295,17 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
                 within(score, stage.bound).then(|| (index, score, canonical_key(&pos)))
             })
             .collect();
+        passed.push(alive.len());
         if let Some(max) = stage.max.filter(|&max| alive.len() > max) {
-            alive.par_sort_unstable_by_key(|&(_, score, key)| (score.0.abs(), key));
+            alive.par_sort_unstable_by_key(|&(_, _, key)| key);
             alive.truncate(max);
             alive.par_sort_unstable_by_key(|&(index, _, _)| index);
         }
         survivors.push(alive.len());
         if verbose {
             eprintln!(
-                "{what}: kept {} of {total} in {:.1} s",
+                "{what}: {} of {total} within the bound, {} kept, {:.1} s",
+                passed.last().expect("pushed"),
                 alive.len(),
                 start.elapsed().as_secs_f64()
             );
@@ -320,6 +330,7 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
             .map(|(_, score, plies)| BookLine { plies, score })
             .collect(),
         distinct,
+        passed,
         survivors,
     }
 }
@@ -331,10 +342,10 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
     after_help = "The book is written one opening per line, plies in canonical PTN \
     separated by spaces (racetrack's move-list format); progress and a summary go to stderr.\n\n\
     Examples:\n  \
-    cairn openings --size 6 --plies 2 --max-eval 60 --out openings/6s_2ply.txt\n  \
-    cairn openings --size 6 --plies 4 --max-eval 40 --prefilter 0:200 --out openings/6s_4ply.txt\n  \
-    cairn openings --size 8 --plies 4 --max-eval 40 --placements-only --prefilter 0:150,2:100 \\\n    \
-    --max-lines 20000 --out openings/8s_4ply.txt"
+    cairn openings --size 6 --plies 2 --depth 6 --max-eval 30 --out openings/6s_2ply.txt\n  \
+    cairn openings --size 6 --plies 4 --prefilter 0:50:40000,2:40:16000 --depth 4 --max-eval 20 \\\n    \
+    --max-lines 8000 --out openings/6s_4ply.txt\n  \
+    cairn openings --size 4 --plies 4 --placements-only --depth 2 --max-eval 50"
 )]
 pub struct OpeningsArgs {
     /// Board size (3-8).
@@ -357,13 +368,13 @@ pub struct OpeningsArgs {
     pub half_komi: Option<i8>,
     /// Cheap stages before the final search, "DEPTH:BOUND[:MAX],..." (depth 0 = static
     /// evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
-    /// MAX lines, the most balanced.
+    /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
     #[arg(long)]
     pub prefilter: Option<String>,
     /// Plies 3 and 4 are placements only (flats, walls, capstones; no spreads).
     #[arg(long)]
     pub placements_only: bool,
-    /// Keep at most this many lines: the most balanced by the final score.
+    /// Keep at most this many lines (a fixed pseudo-random sample of those that pass).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_lines: Option<u64>,
     /// Write the book here instead of stdout.
@@ -451,8 +462,8 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
     let stages: Vec<String> = config
         .stages
         .iter()
-        .zip(&book.survivors)
-        .map(|(stage, kept)| format!("{stage}: {kept}"))
+        .zip(book.passed.iter().zip(&book.survivors))
+        .map(|(stage, (passed, kept))| format!("{stage}: {passed} passed, {kept} kept"))
         .collect();
     eprintln!(
         "{size}x{size}, {} plies, komi {}: {} distinct lines; {}; {} written; {:.1} s",
