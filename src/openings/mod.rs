@@ -48,9 +48,9 @@ pub const MAX_PLIES: u32 = 4;
 /// optionally the most lines kept (a fixed pseudo-random sample: the smallest canonical keys).
 ///
 /// The sample is deliberately not "the most balanced": even-depth scores of ordinary openings
-/// sit near +15 (the evaluation's tempo bonus for the side to move), so the lines scoring nearest
-/// 0 are those where Black's extra (typically a mirrored wall or capstone) cancels the tempo, and
-/// a most-balanced cut fills the book with them.
+/// sit near +15 (the evaluation's tempo bonus for the side to move), so a cut at the scores
+/// nearest 0 would prefer lines where Black is a little better than usual, while a sample keeps
+/// the make-up of all the lines within the bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Stage {
     /// Search depth in plies; 0 means the static evaluation.
