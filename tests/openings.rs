@@ -259,6 +259,10 @@ fn cli_writes_a_book_and_rejects_bad_input() {
         ("--size 6 --plies 2", "--max-eval"),
         ("--size 6 --plies 2 --max-eval 9 --komi 0.3", "--komi 0.3"),
         (
+            "--size 3 --plies 1 --max-eval 9 --out /nonexistent-dir/book.txt",
+            "--out /nonexistent-dir/book.txt",
+        ),
+        (
             "--size 6 --plies 2 --max-eval 9 --prefilter 2-30",
             "--prefilter `2-30`",
         ),

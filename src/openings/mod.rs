@@ -32,6 +32,7 @@ use crate::board::Position;
 use crate::eval::evaluate;
 use crate::search::{search, Limits, Score, SearchConfig, TranspositionTable};
 use rayon::prelude::*;
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -447,17 +448,24 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("--threads {threads}: {e}"))?;
     let size = args.size as usize;
+    // Opened first, so that a bad path fails before the work rather than after it.
+    let out = match &args.out {
+        Some(path) => Some(
+            std::fs::File::create(path).map_err(|e| format!("--out {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let started = Instant::now();
     let book = pool.install(|| {
         crate::with_size!(size, |N| Ok(generate::<N>(&config, true)),
             else Err(format!("--size {size}: Cairn plays sizes 3 to 8")))
     })?;
     let text = book.text();
-    match &args.out {
-        Some(path) => {
-            std::fs::write(path, &text).map_err(|e| format!("--out {}: {e}", path.display()))?
-        }
-        None => print!("{text}"),
+    match (out, &args.out) {
+        (Some(mut file), Some(path)) => file
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("--out {}: {e}", path.display()))?,
+        _ => print!("{text}"),
     }
     let stages: Vec<String> = config
         .stages
@@ -466,7 +474,7 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
         .map(|(stage, (passed, kept))| format!("{stage}: {passed} passed, {kept} kept"))
         .collect();
     eprintln!(
-        "{size}x{size}, {} plies, komi {}: {} distinct lines; {}; {} written; {:.1} s",
+        "{size}x{size}, plies {}, komi {}: {} distinct lines; {}; {} written; {:.1} s",
         config.plies,
         config.half_komi as f64 / 2.0,
         book.distinct.last().copied().unwrap_or(1),
