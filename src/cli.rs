@@ -75,6 +75,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
+    Openings(cairn::openings::OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
     Tactics(cairn::tinue::tactics::TacticsArgs),
 }
@@ -155,6 +157,7 @@ pub fn run() -> i32 {
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Tactics(args)) => return cairn::tinue::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Openings(args)) => return cairn::openings::run(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())
@@ -174,7 +177,7 @@ pub fn run() -> i32 {
 }
 
 /// Help and version go to stdout as clap writes them; a usage error becomes one line on stderr
-/// (clap's first line, which names the offending argument) and exit code 2.
+/// (clap's message, which names the offending argument) and exit code 2.
 fn argument_error(e: clap::Error) -> i32 {
     use clap::error::ErrorKind;
     if matches!(
@@ -186,12 +189,15 @@ fn argument_error(e: clap::Error) -> i32 {
         let _ = e.print();
         return e.exit_code();
     }
+    // The message runs until the blank line before `Usage:`; its continuation lines name the
+    // arguments (for example the missing required ones).
     let text = e.render().to_string();
     let first = text
         .lines()
-        .next()
-        .unwrap_or("error: bad arguments")
-        .trim_end();
+        .take_while(|l| !l.trim().is_empty())
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
     eprintln!("{first} (see `cairn --help`)");
     2
 }

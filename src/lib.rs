@@ -30,6 +30,7 @@ pub mod engine;
 pub mod eval;
 pub mod movegen;
 pub mod notation;
+pub mod openings;
 pub mod search;
 pub mod tei;
 pub mod tinue;

@@ -32,3 +32,28 @@ pub fn load<const N: usize>(text: &str) -> Result<Vec<Vec<String>>, String> {
     }
     Ok(openings)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn loads_the_committed_books() {
+        for size in 4..=8 {
+            for plies in [2, 4] {
+                let path = format!(
+                    "{}/openings/{size}s_{plies}ply.txt",
+                    env!("CARGO_MANIFEST_DIR")
+                );
+                let text = std::fs::read_to_string(&path).expect("committed book");
+                let book = crate::with_size!(size, |N| load::<N>(&text), else unreachable!())
+                    .unwrap_or_else(|e| panic!("{path}: {e}"));
+                assert_eq!(book.len(), text.lines().count(), "{path}");
+                assert!(book.iter().all(|o| o.len() == plies), "{path}");
+                // Written back in canonical PTN, the openings are the file itself.
+                let again: String = book.iter().map(|o| o.join(" ") + "\n").collect();
+                assert_eq!(again, text, "{path}");
+            }
+        }
+    }
+}
