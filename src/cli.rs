@@ -67,6 +67,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
+    Tune(cairn::tune::TuneArgs),
 }
 
 #[derive(Args)]
@@ -132,6 +134,7 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Tune(args)) => return cairn::tune::run(args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())

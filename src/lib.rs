@@ -31,6 +31,7 @@ pub mod movegen;
 pub mod notation;
 pub mod search;
 pub mod tei;
+pub mod tune;
 
 /// Runs `$body` with `$n` bound to a board size known at compile time, chosen from the runtime
 /// value `$size`; evaluates `$other` for a size Cairn does not play.
