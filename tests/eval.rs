@@ -190,5 +190,9 @@ fn params_files_are_complete() {
     for (size, weights) in WEIGHTS.iter().enumerate().skip(3) {
         let text = cairn::eval::params::render(size, weights, &[]);
         assert_eq!(text.matches(" // ").count(), NF, "s{size}");
+        // Comments aligned in one column, as rustfmt leaves them.
+        let mut columns: Vec<usize> = text.lines().filter_map(|l| l.find(" // ")).collect();
+        columns.dedup();
+        assert_eq!(columns.len(), 1, "s{size}");
     }
 }

@@ -101,8 +101,15 @@ pub fn render(size: usize, weights: &Weights, header: &[String]) -> String {
     out.push_str("\nuse super::Weights;\n\n");
     out.push_str(&format!("/// The {size}x{size} weights.\n"));
     out.push_str("pub const WEIGHTS: Weights = Weights([\n");
-    for (name, w) in NAMES.iter().zip(&weights.0) {
-        out.push_str(&format!("    [{}, {}], // {name}\n", w[0], w[1]));
+    // Trailing comments aligned as rustfmt aligns them.
+    let cells: Vec<String> = weights
+        .0
+        .iter()
+        .map(|w| format!("[{}, {}],", w[0], w[1]))
+        .collect();
+    let width = cells.iter().map(String::len).max().unwrap_or(0);
+    for (name, cell) in NAMES.iter().zip(&cells) {
+        out.push_str(&format!("    {cell:<width$} // {name}\n"));
     }
     out.push_str("]);\n");
     out
