@@ -140,3 +140,19 @@ fn malformed_data_names_the_line() {
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
     assert!(stderr.contains("line 3: result `W`"), "{stderr}");
 }
+
+/// The penalty holds the weights near where they started: the stronger it is, the closer.
+#[test]
+fn penalty_keeps_weights_near_the_start() {
+    let k = 0.01;
+    let (data, _) = synthetic(13, 2000, k);
+    let moved = |l2: f64| {
+        let mut trainer = Trainer::new([0.0; INPUTS], k, 2.0);
+        trainer.l2 = l2;
+        trainer.run(&data, 300);
+        trainer.w.iter().map(|w| w * w).sum::<f64>().sqrt()
+    };
+    let (free, held, pinned) = (moved(0.0), moved(1e-6), moved(1e-3));
+    assert!(free > held && held > pinned, "{free} {held} {pinned}");
+    assert!(pinned < free / 10.0, "{free} {pinned}");
+}

@@ -54,6 +54,9 @@ pub struct TuneArgs {
     /// Adam step size, in centiflats.
     #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
+    /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
     /// Share of the positions (the last ones) held out for validation.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
@@ -125,6 +128,9 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
     }
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {}: must be 0 or more", args.l2));
+    }
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: must be positive", args.rate));
     }
@@ -158,7 +164,10 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         100.0 * draw_share
     );
     let mut trainer = texel::Trainer::new(start, k, args.rate);
+    trainer.l2 = args.l2;
     let mut rounds = Vec::new();
+    // Early stopping: keep the weights of the round with the lowest validation loss.
+    let mut best = (first_valid, 0, start);
     for round in 1..=args.rounds {
         let before = loss(&train, &trainer.w);
         trainer.run(&train, args.steps as usize);
@@ -170,9 +179,15 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             train.len(),
             before - after
         );
-        rounds.push(format!("{before:.6} -> {after:.6}"));
+        rounds.push(format!(
+            "- round {round}: {before:.6} -> {after:.6} (validation {valid_after:.6})"
+        ));
+        if valid.is_empty() || valid_after < best.0 {
+            best = (valid_after, round, trainer.w);
+        }
     }
-    let tuned = texel::from_model(&trainer.w);
+    println!("keeping round {} (lowest validation loss)", best.1);
+    let tuned = texel::from_model(&best.2);
     let rounded = texel::to_model(&tuned);
     let (last, last_valid) = (loss(&train, &rounded), loss(&valid, &rounded));
     println!("rounded weights: loss {last:.6}, validation {last_valid:.6}");
@@ -198,7 +213,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         let file_name = Path::new(path)
             .file_name()
             .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned());
-        let header = vec![
+        let mut header = vec![
             "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to self-play"
                 .to_string(),
             "results); generated, do not edit by hand.".to_string(),
@@ -212,15 +227,16 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 100.0 * draw_share
             ),
             format!(
-                "K = {k:.6}; {} rounds of {} Adam steps (rate {}); training loss per round:",
-                args.rounds, args.steps, args.rate
-            ),
-            rounds.join(", "),
-            format!(
-                "Loss {first:.6} -> {last:.6} (rounded weights); validation {first_valid:.6} -> \
-                 {last_valid:.6}."
+                "K = {k:.6}; {} rounds of {} Adam steps (rate {}, l2 {}); training loss per round:",
+                args.rounds, args.steps, args.rate, args.l2
             ),
         ];
+        header.extend(rounds);
+        header.push(format!(
+            "Kept round {}: loss {first:.6} -> {last:.6} (rounded weights), validation \
+             {first_valid:.6} -> {last_valid:.6}.",
+            best.1
+        ));
         let out = args.params_dir.join(format!("s{N}.rs"));
         std::fs::write(&out, params::render(N, &tuned, &header))
             .map_err(|e| format!("--write {}: {e}", out.display()))?;

@@ -152,18 +152,23 @@ pub struct Trainer {
     pub k: f64,
     /// Step size, in centiflats.
     pub rate: f64,
+    /// Weight of the penalty `Σ (w − w_start)²` that keeps the weights near where they started.
+    pub l2: f64,
+    start: [f64; INPUTS],
     m: [f64; INPUTS],
     v: [f64; INPUTS],
     steps: i32,
 }
 
 impl Trainer {
-    /// A trainer starting from `w`.
+    /// A trainer starting from `w`, without a penalty (set [`Trainer::l2`] for one).
     pub fn new(w: [f64; INPUTS], k: f64, rate: f64) -> Trainer {
         Trainer {
             w,
             k,
             rate,
+            l2: 0.0,
+            start: w,
             m: [0.0; INPUTS],
             v: [0.0; INPUTS],
             steps: 0,
@@ -197,7 +202,11 @@ impl Trainer {
                 },
             );
         let n = data.len().max(1) as f64;
-        grad.iter_mut().for_each(|g| *g /= n);
+        for (i, g) in grad.iter_mut().enumerate() {
+            if *g != 0.0 {
+                *g = *g / n + 2.0 * self.l2 * (self.w[i] - self.start[i]);
+            }
+        }
         grad
     }
 
