@@ -103,6 +103,10 @@ fn generated_data_parses() {
     let data = texel::parse_data::<4>(&text).unwrap();
     assert_eq!(data.len(), summary.positions);
     assert_eq!(data.summary, Some(summary.clone()));
+    assert_eq!(
+        data.origin.as_deref(),
+        Some("size 4, half komi 0, 3 games, 300 nodes per move, seed 5")
+    );
     assert_eq!(Summary::parse(&summary.comment()), Some(summary));
 }
 

@@ -218,7 +218,11 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 .to_string(),
             "results); generated, do not edit by hand.".to_string(),
             String::new(),
-            format!("Data: {file_name}: {games},"),
+            format!(
+                "Data: {file_name} ({}):",
+                train.origin.as_deref().unwrap_or("settings not recorded")
+            ),
+            format!("{games};"),
             format!(
                 "{} positions ({} training, {} validation), {:.1}% of them from drawn games.",
                 train.len() + valid.len(),

@@ -25,6 +25,8 @@ pub struct Dataset {
     pub targets: Vec<f32>,
     /// The game summary line of the file, if it had one.
     pub summary: Option<Summary>,
+    /// How the games were generated (the file's `# cairn tune data:` line), if it says.
+    pub origin: Option<String>,
 }
 
 impl Dataset {
@@ -50,6 +52,7 @@ impl Dataset {
             rows: self.rows.split_off(at),
             targets: self.targets.split_off(at),
             summary: None,
+            origin: None,
         }
     }
 }
@@ -61,6 +64,10 @@ pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
         let line = raw.trim_end_matches('\r');
         if let Some(summary) = Summary::parse(line) {
             data.summary = Some(summary);
+            continue;
+        }
+        if let Some(origin) = line.strip_prefix("# cairn tune data: ") {
+            data.origin = Some(origin.to_string());
             continue;
         }
         if line.trim().is_empty() || line.starts_with('#') {
