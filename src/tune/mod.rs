@@ -39,7 +39,7 @@ pub struct TuneArgs {
     /// Seed of the random starts (--generate).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Data file to write (--generate); default target/tune-s<size>.txt.
+    /// Data file to write (--generate); default `target/tune-s<size>.txt`.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Data file to tune on.
@@ -236,6 +236,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             ),
         ];
         header.extend(rounds);
+        header.push(String::new());
         header.push(format!(
             "Kept round {}: loss {first:.6} -> {last:.6} (rounded weights), validation \
              {first_valid:.6} -> {last_valid:.6}.",

@@ -17,6 +17,7 @@
 //! - round 8: 0.155209 -> 0.155196 (validation 0.157668)
 //! - round 9: 0.155196 -> 0.155187 (validation 0.157658)
 //! - round 10: 0.155187 -> 0.155180 (validation 0.157643)
+//!
 //! Kept round 4: loss 0.179530 -> 0.155346 (rounded weights), validation 0.182716 -> 0.157624.
 
 use super::Weights;
