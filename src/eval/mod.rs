@@ -221,19 +221,53 @@ struct Side {
     road: u64,
     /// Squares where a road piece of the player would complete a road.
     critical: u64,
+    /// Road groups by span (the larger of files and ranks).
+    spans: [u32; 9],
+    /// The smaller spans of the groups, summed over those spanning 2 or more both ways.
+    minor: u32,
+    /// The number of road groups.
+    groups: u32,
 }
 
 impl Side {
+    /// Walks the player's road groups once: their spans, and the edge floods (the union of the
+    /// groups touching each edge) that give the critical squares.
     fn of<const N: usize>(pos: &Position<N>, color: Color) -> Side {
         let road = pos.road_pieces(color).0;
-        let flood = |edge| Geo::<N>::dilate(Geo::<N>::flood(edge, road)) | edge;
-        let critical = (flood(Geo::<N>::SOUTH) & flood(Geo::<N>::NORTH))
-            | (flood(Geo::<N>::WEST) & flood(Geo::<N>::EAST));
-        Side {
+        let mut side = Side {
             mine: pos.controlled(color).0,
             road,
-            critical: critical & !road,
+            critical: 0,
+            spans: [0; 9],
+            minor: 0,
+            groups: 0,
+        };
+        let edges = [
+            Geo::<N>::SOUTH,
+            Geo::<N>::NORTH,
+            Geo::<N>::WEST,
+            Geo::<N>::EAST,
+        ];
+        let mut floods = [0u64; 4];
+        let mut rest = road;
+        while rest != 0 {
+            let group = Geo::<N>::flood(rest & rest.wrapping_neg(), road);
+            rest &= !group;
+            side.groups += 1;
+            let (files, ranks) = spans::<N>(group);
+            side.spans[files.max(ranks) as usize] += 1;
+            if files.min(ranks) >= 2 {
+                side.minor += files.min(ranks);
+            }
+            for (flood, edge) in floods.iter_mut().zip(edges) {
+                if group & edge != 0 {
+                    *flood |= group;
+                }
+            }
         }
+        let reach = |i: usize| Geo::<N>::dilate(floods[i]) | edges[i];
+        side.critical = ((reach(0) & reach(1)) | (reach(2) & reach(3))) & !road;
+        side
     }
 }
 
@@ -343,19 +377,11 @@ fn side_features<const N: usize, S: Sink>(
 
     // Road groups.
     let road = own.road;
-    let mut rest = road;
-    let mut groups = 0;
-    while rest != 0 {
-        let group = Geo::<N>::flood(rest & rest.wrapping_neg(), road);
-        rest &= !group;
-        groups += 1;
-        let (files, ranks) = spans::<N>(group);
-        add(SPAN + files.max(ranks) as usize, 1);
-        if files.min(ranks) >= 2 {
-            add(SPAN_MINOR, files.min(ranks));
-        }
+    for (span, &count) in own.spans.iter().enumerate() {
+        add(SPAN + span, count);
     }
-    add(GROUPS, groups);
+    add(SPAN_MINOR, own.minor);
+    add(GROUPS, own.groups);
     let hard_theirs = other.mine & (walls | caps);
     for &line in &Tables::<N>::LINES[..2 * N] {
         if line & hard_theirs == 0 {
