@@ -160,3 +160,16 @@ fn penalty_keeps_weights_near_the_start() {
     assert!(free > held && held > pinned, "{free} {held} {pinned}");
     assert!(pinned < free / 10.0, "{free} {pinned}");
 }
+
+/// Frozen inputs keep their starting weights while the others are fitted.
+#[test]
+fn frozen_inputs_keep_their_weights() {
+    let k = 0.01;
+    let (data, _) = synthetic(17, 1000, k);
+    let mut trainer = Trainer::new([5.0; INPUTS], k, 2.0);
+    trainer.frozen[0] = true;
+    trainer.frozen[3] = true;
+    trainer.run(&data, 50);
+    assert_eq!((trainer.w[0], trainer.w[3]), (5.0, 5.0));
+    assert!(trainer.w[1] != 5.0 && trainer.w[2] != 5.0);
+}

@@ -57,6 +57,9 @@ pub struct TuneArgs {
     /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
+    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
     /// Share of the positions (the last ones) held out for validation.
     #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
@@ -134,6 +137,16 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: must be positive", args.rate));
     }
+    let frozen = args
+        .freeze
+        .iter()
+        .map(|f| {
+            params::NAMES
+                .iter()
+                .position(|n| n == f)
+                .ok_or_else(|| format!("--freeze {f}: no such feature (see src/eval/params)"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
     let text = std::fs::read_to_string(path).map_err(|e| format!("--data {name}: {e}"))?;
     let mut train = texel::parse_data::<N>(&text).map_err(|e| format!("--data {name}: {e}"))?;
     if train.len() < 10 {
@@ -165,6 +178,10 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     );
     let mut trainer = texel::Trainer::new(start, k, args.rate);
     trainer.l2 = args.l2;
+    for &i in &frozen {
+        trainer.frozen[2 * i] = true;
+        trainer.frozen[2 * i + 1] = true;
+    }
     let mut rounds = Vec::new();
     // Early stopping: keep the weights of the round with the lowest validation loss.
     let mut best = (first_valid, 0, start);
@@ -231,8 +248,17 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 100.0 * draw_share
             ),
             format!(
-                "K = {k:.6}; {} rounds of {} Adam steps (rate {}, l2 {}); training loss per round:",
-                args.rounds, args.steps, args.rate, args.l2
+                "K = {k:.6}; {} rounds of {} Adam steps (rate {}, l2 {}, frozen: {}); \
+                 training loss per round:",
+                args.rounds,
+                args.steps,
+                args.rate,
+                args.l2,
+                if args.freeze.is_empty() {
+                    "none".to_string()
+                } else {
+                    args.freeze.join(",")
+                }
             ),
         ];
         header.extend(rounds);

@@ -161,6 +161,8 @@ pub struct Trainer {
     pub rate: f64,
     /// Weight of the penalty `Σ (w − w_start)²` that keeps the weights near where they started.
     pub l2: f64,
+    /// Inputs held at their starting weights.
+    pub frozen: [bool; INPUTS],
     start: [f64; INPUTS],
     m: [f64; INPUTS],
     v: [f64; INPUTS],
@@ -175,6 +177,7 @@ impl Trainer {
             k,
             rate,
             l2: 0.0,
+            frozen: [false; INPUTS],
             start: w,
             m: [0.0; INPUTS],
             v: [0.0; INPUTS],
@@ -225,7 +228,7 @@ impl Trainer {
             self.steps += 1;
             let (c1, c2) = (1.0 - beta1.powi(self.steps), 1.0 - beta2.powi(self.steps));
             for (i, &g) in grad.iter().enumerate() {
-                if g == 0.0 {
+                if g == 0.0 || self.frozen[i] {
                     continue;
                 }
                 self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g;
