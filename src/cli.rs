@@ -79,6 +79,8 @@ enum Command {
     Openings(cairn::openings::OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
     Tactics(cairn::tinue::tactics::TacticsArgs),
+    /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
+    Tune(cairn::tune::TuneArgs),
 }
 
 #[derive(Args)]
@@ -158,6 +160,7 @@ pub fn run() -> i32 {
         Some(Command::Tactics(args)) => return cairn::tinue::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Openings(args)) => return cairn::openings::run(&args),
+        Some(Command::Tune(args)) => return cairn::tune::run(args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())

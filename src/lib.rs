@@ -34,6 +34,7 @@ pub mod openings;
 pub mod search;
 pub mod tei;
 pub mod tinue;
+pub mod tune;
 pub mod ws;
 
 /// Runs `$body` with `$n` bound to a board size known at compile time, chosen from the runtime

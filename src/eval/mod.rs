@@ -1,32 +1,196 @@
 //! Static evaluation, in centiflats from the side to move's point of view.
 //!
-//! Terms, each per colour and then differenced:
-//! - material on top: flats (weighted more as reserves run out, with komi in Black's favour),
-//!   walls and capstones;
-//! - stack composition: own pieces under own tops (supply; more under walls and capstones, which
-//!   cannot be covered) and captured opponent pieces, counted up to the carry limit;
-//! - centre control of top pieces;
-//! - road potential: connected road groups by their span, and ranks and files by how many road
-//!   pieces they hold when the opponent has nothing hard in them;
+//! The evaluation is linear in its weights: every term is a whole-number feature of the position
+//! ([`features`]), seen from the side to move (own count minus the opponent's, except the few
+//! terms that are about who is to move), and each feature has two weights, one for the opening
+//! and one for the end of the game. They are blended by the phase `u / T` (`u` pieces of the `T`
+//! in both reserves have been played):
+//!
+//! `eval = Σ f_i · (w_i,open · (T − u) + w_i,end · u) / T`, truncated toward zero.
+//!
+//! The features (see [`params::NAMES`]):
+//! - material: the flat lead in half flats with komi, walls, capstones (hard ones, with an own
+//!   piece right below, count extra) and the reserve difference; the flat lead again in a flat
+//!   race (a player with 3 or fewer pieces left or 3 or fewer empty squares);
+//! - stack composition: own pieces (supports) and opponent pieces (captives) under flats, walls
+//!   and capstones within the carry limit, and both deeper down;
+//! - centre: top pieces by distance from the edge, capstones off the edge;
+//! - road potential: connected road groups by the number of ranks or files they span (and the
+//!   smaller span), the number of groups, ranks and files by how many road pieces they hold when
+//!   the opponent has nothing hard in them;
+//! - critical squares (a road piece there completes a road): empty ones of the side to move and of
+//!   the opponent, and the others by what is on them; capstones next to their critical squares,
+//!   capstone mobility; walls next to the opponent's critical squares or road pieces; empty squares
+//!   next to two or more road pieces of one player (influence);
 //! - a tempo bonus for the side to move.
 //!
-//! Proven results (roads, flat ends) are the search's job, not the evaluation's.
+//! [`evaluate`] (the search's, run at every leaf) and [`features`] (the tuner's) share one feature
+//! extraction, [`extract`], through the [`Sink`] it reports to. Nothing allocates. Proven results
+//! (roads, flat ends) are the search's job, not the evaluation's.
 
 pub mod params;
 
-use crate::board::{Color, Geo, Position, Square};
+use crate::board::{Bitboard, Color, Geo, Position, Square};
 use crate::search::Score;
-use params::{EvalParams, PARAMS};
+use params::{Weights, NF};
+
+/// Feature indices (see [`params::NAMES`] for their names).
+#[allow(missing_docs)]
+pub mod feature {
+    pub const FLAT: usize = 0;
+    pub const WALL: usize = 1;
+    pub const CAP: usize = 2;
+    pub const SUPPORT_FLAT: usize = 3;
+    pub const SUPPORT_WALL: usize = 4;
+    pub const SUPPORT_CAP: usize = 5;
+    pub const CAPTIVE_FLAT: usize = 6;
+    pub const CAPTIVE_WALL: usize = 7;
+    pub const CAPTIVE_CAP: usize = 8;
+    /// Four features: top pieces by ring (0 = edge, 3 = third ring or deeper).
+    pub const CENTER: usize = 9;
+    /// Nine features: road groups by span 0..=8.
+    pub const SPAN: usize = 13;
+    /// Nine features: clean ranks and files by road pieces 0..=8.
+    pub const LINE: usize = 22;
+    pub const TEMPO: usize = 31;
+    pub const HARD_CAP: usize = 32;
+    pub const SUPPORT_DEEP: usize = 33;
+    pub const CAPTIVE_DEEP: usize = 34;
+    pub const GROUPS: usize = 35;
+    pub const SPAN_MINOR: usize = 36;
+    pub const CRIT_MOVER: usize = 37;
+    pub const CRIT_WAITER: usize = 38;
+    pub const CRIT_CAPTURABLE: usize = 39;
+    pub const CRIT_OWN_WALL: usize = 40;
+    pub const CRIT_BLOCKED: usize = 41;
+    pub const CAP_REACH: usize = 42;
+    pub const CAP_MOBILITY: usize = 43;
+    pub const WALL_BLOCK: usize = 44;
+    pub const WALL_NEAR: usize = 45;
+    pub const INFLUENCE: usize = 46;
+    pub const RESERVES: usize = 47;
+    pub const RACE: usize = 48;
+    pub const CAP_CENTER: usize = 49;
+}
+
+/// Receives the features of a position, one by one.
+pub trait Sink {
+    /// Adds `value` to feature `index`.
+    fn add(&mut self, index: usize, value: i32);
+}
+
+/// The features of one position: whole-number values and the game phase.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Feature values, from the side to move's point of view.
+    pub values: [i32; NF],
+    /// Pieces played from both reserves.
+    pub used: i32,
+    /// Pieces in both reserves at the start.
+    pub total: i32,
+}
+
+impl Sink for Features {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: i32) {
+        self.values[index] += value;
+    }
+}
+
+impl Features {
+    /// The evaluation these features give with `weights`, exactly as [`evaluate`] computes it.
+    pub fn dot(&self, weights: &Weights) -> i32 {
+        let (early, late) = ((self.total - self.used) as i64, self.used as i64);
+        let sum: i64 = self
+            .values
+            .iter()
+            .zip(&weights.0)
+            .map(|(&f, w)| f as i64 * (w[0] as i64 * early + w[1] as i64 * late))
+            .sum();
+        (sum / self.total as i64) as i32
+    }
+
+    /// The phase-split inputs of the linear model: `2 * NF` values, feature `i`'s opening part at
+    /// `2i` (`f · (T − u) / T`) and its end part at `2i + 1` (`f · u / T`).
+    pub fn split(&self) -> [f32; 2 * NF] {
+        let late = self.used as f32 / self.total as f32;
+        let mut out = [0f32; 2 * NF];
+        for (i, &f) in self.values.iter().enumerate() {
+            out[2 * i] = f as f32 * (1.0 - late);
+            out[2 * i + 1] = f as f32 * late;
+        }
+        out
+    }
+}
+
+/// Adds weighted features straight into a running sum (the search's path).
+struct Accumulator<'a> {
+    weights: &'a Weights,
+    early: i32,
+    late: i32,
+    sum: i64,
+}
+
+impl Sink for Accumulator<'_> {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: i32) {
+        let w = self.weights.0[index];
+        self.sum += value as i64 * (w[0] * self.early + w[1] * self.late) as i64;
+    }
+}
+
+/// Pieces in both reserves at the start, and pieces played from them.
+#[inline(always)]
+fn phase<const N: usize>(pos: &Position<N>) -> (i32, i32) {
+    let total = 2 * (Position::<N>::STONES + Position::<N>::CAPSTONES) as i32;
+    let left: i32 = Color::ALL
+        .iter()
+        .map(|&c| (pos.stones_left(c) + pos.caps_left(c)) as i32)
+        .sum();
+    (total, total - left)
+}
+
+/// The evaluation of `pos` for the side to move, with the weights of its size.
+#[inline]
+pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
+    evaluate_with(pos, params::WEIGHTS[N])
+}
+
+/// The evaluation of `pos` for the side to move with the given weights.
+pub fn evaluate_with<const N: usize>(pos: &Position<N>, weights: &Weights) -> Score {
+    let (total, used) = phase(pos);
+    let mut acc = Accumulator {
+        weights,
+        early: total - used,
+        late: used,
+        sum: 0,
+    };
+    extract(pos, &mut acc);
+    Score((acc.sum / total as i64) as i32)
+}
+
+/// The features of `pos` from the side to move's point of view.
+pub fn features<const N: usize>(pos: &Position<N>) -> Features {
+    let (total, used) = phase(pos);
+    let mut out = Features {
+        values: [0; NF],
+        used,
+        total,
+    };
+    extract(pos, &mut out);
+    out
+}
 
 /// Distance of each square from the edge ring, per size.
-const fn rings(n: usize) -> [u8; 64] {
-    let mut out = [0u8; 64];
+const fn rings(n: usize) -> [u64; 4] {
+    let mut out = [0u64; 4];
     let mut sq = 0;
     while sq < n * n {
         let (f, r) = (sq % n, sq / n);
         let a = if f < n - 1 - f { f } else { n - 1 - f };
         let b = if r < n - 1 - r { r } else { n - 1 - r };
-        out[sq] = if a < b { a } else { b } as u8;
+        let ring = if a < b { a } else { b };
+        out[if ring < 3 { ring } else { 3 }] |= 1 << sq;
         sq += 1;
     }
     out
@@ -34,7 +198,8 @@ const fn rings(n: usize) -> [u8; 64] {
 
 struct Tables<const N: usize>;
 impl<const N: usize> Tables<N> {
-    const RINGS: [u8; 64] = rings(N);
+    /// The squares of each ring (0 = edge, 3 = third ring or deeper).
+    const RINGS: [u64; 4] = rings(N);
     /// Each rank and each file as a mask.
     const LINES: [u64; 16] = {
         let mut lines = [0u64; 16];
@@ -48,75 +213,251 @@ impl<const N: usize> Tables<N> {
     };
 }
 
-/// The evaluation of `pos` for the side to move.
-pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
-    let p = &PARAMS[N];
-    let white = side::<N>(pos, Color::White, p);
-    let black = side::<N>(pos, Color::Black, p);
-    let total = 2 * (Position::<N>::STONES + Position::<N>::CAPSTONES) as i32;
-    let left: i32 = Color::ALL
-        .iter()
-        .map(|&c| (pos.stones_left(c) + pos.caps_left(c)) as i32)
-        .sum();
-    // Flat lead in half flats, komi included, weighted by how far the game has run.
-    let flat_weight = p.flat[0] + (p.flat[1] - p.flat[0]) * (total - left) / total;
-    let half_flats = 2
-        * (pos.flats(Color::White).count() as i32 - pos.flats(Color::Black).count() as i32)
-        - pos.half_komi() as i32;
-    let mut score = white - black + half_flats * flat_weight / 2;
-    if pos.side_to_move() == Color::Black {
-        score = -score;
-    }
-    Score(score + p.tempo)
+/// The colour-independent facts about one player that several features share.
+struct Side {
+    /// Squares topped by the player.
+    mine: u64,
+    /// The player's road pieces.
+    road: u64,
+    /// Squares where a road piece of the player would complete a road.
+    critical: u64,
+    /// Road groups by span (the larger of files and ranks).
+    spans: [u32; 9],
+    /// The smaller spans of the groups, summed over those spanning 2 or more both ways.
+    minor: u32,
+    /// The number of road groups.
+    groups: u32,
 }
 
-/// Everything but the flat count, for one colour.
-fn side<const N: usize>(pos: &Position<N>, color: Color, p: &EvalParams) -> i32 {
-    let mine = pos.controlled(color);
-    let theirs = pos.controlled(!color);
-    let mut score =
-        (mine & pos.walls()).count() as i32 * p.wall + (mine & pos.caps()).count() as i32 * p.cap;
+impl Side {
+    /// Walks the player's road groups once: their spans, and the edge floods (the union of the
+    /// groups touching each edge) that give the critical squares.
+    fn of<const N: usize>(pos: &Position<N>, color: Color) -> Side {
+        let road = pos.road_pieces(color).0;
+        let mut side = Side {
+            mine: pos.controlled(color).0,
+            road,
+            critical: 0,
+            spans: [0; 9],
+            minor: 0,
+            groups: 0,
+        };
+        let edges = [
+            Geo::<N>::SOUTH,
+            Geo::<N>::NORTH,
+            Geo::<N>::WEST,
+            Geo::<N>::EAST,
+        ];
+        let mut floods = [0u64; 4];
+        let mut rest = road;
+        while rest != 0 {
+            let group = Geo::<N>::flood(rest & rest.wrapping_neg(), road);
+            rest &= !group;
+            side.groups += 1;
+            let (files, ranks) = spans::<N>(group);
+            side.spans[files.max(ranks) as usize] += 1;
+            if files.min(ranks) >= 2 {
+                side.minor += files.min(ranks);
+            }
+            for (flood, edge) in floods.iter_mut().zip(edges) {
+                if group & edge != 0 {
+                    *flood |= group;
+                }
+            }
+        }
+        let reach = |i: usize| Geo::<N>::dilate(floods[i]) | edges[i];
+        side.critical = ((reach(0) & reach(1)) | (reach(2) & reach(3))) & !road;
+        side
+    }
+}
 
-    for sq in mine {
-        score += p.center[Tables::<N>::RINGS[sq.index()].min(3) as usize];
-        let height = pos.height(sq);
-        if height > 1 {
-            let hard = pos.walls().contains(sq) || pos.caps().contains(sq);
-            let (own, other) = under_top(pos, sq, color);
-            let support = if hard { p.support_hard } else { p.support_flat };
-            score += own * support + other * p.captive;
+/// Reports every feature of `pos` to `sink`, from the side to move's point of view.
+#[inline]
+pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
+    use feature::*;
+    let me = pos.side_to_move();
+    let sides = [Side::of(pos, me), Side::of(pos, !me)];
+    let empty = pos.empty().0;
+    let walls = pos.walls().0;
+    let caps = pos.caps().0;
+
+    // Flat lead in half flats with komi (Black's favour), and the race.
+    let flat_count = |s: &Side| ((s.mine & !walls & !caps).count_ones()) as i32;
+    let komi = match me {
+        Color::White => -(pos.half_komi() as i32),
+        Color::Black => pos.half_komi() as i32,
+    };
+    let lead = 2 * (flat_count(&sides[0]) - flat_count(&sides[1])) + komi;
+    sink.add(FLAT, lead);
+    let left = |c: Color| (pos.stones_left(c) + pos.caps_left(c)) as i32;
+    sink.add(RESERVES, left(me) - left(!me));
+    if left(me).min(left(!me)) <= 3 || empty.count_ones() <= 3 {
+        sink.add(RACE, lead);
+    }
+    sink.add(TEMPO, 1);
+    if !pos.is_opening() {
+        sink.add(CRIT_MOVER, (sides[0].critical & empty).count_ones() as i32);
+        sink.add(CRIT_WAITER, (sides[1].critical & empty).count_ones() as i32);
+    }
+
+    for (i, color) in [me, !me].into_iter().enumerate() {
+        let sign = 1 - 2 * i as i32;
+        let (own, other) = (&sides[i], &sides[1 - i]);
+        side_features::<N, S>(pos, color, own, other, sign, sink);
+    }
+}
+
+/// The features counted per player (added with `sign`: +1 for the side to move, −1 for the other).
+#[inline(always)]
+fn side_features<const N: usize, S: Sink>(
+    pos: &Position<N>,
+    color: Color,
+    own: &Side,
+    other: &Side,
+    sign: i32,
+    sink: &mut S,
+) {
+    use feature::*;
+    let mut add = |index: usize, value: u32| {
+        if value != 0 {
+            sink.add(index, sign * value as i32);
+        }
+    };
+    let walls = pos.walls().0;
+    let caps = pos.caps().0;
+    let empty = pos.empty().0;
+    let my_walls = own.mine & walls;
+    let my_caps = own.mine & caps;
+    add(WALL, my_walls.count_ones());
+    add(CAP, my_caps.count_ones());
+    for ring in 0..4 {
+        add(
+            CENTER + ring,
+            (own.mine & Tables::<N>::RINGS[ring]).count_ones(),
+        );
+    }
+    add(CAP_CENTER, (my_caps & !Tables::<N>::RINGS[0]).count_ones());
+
+    // Stacks.
+    let mut totals = [0u32; 8];
+    for sq in Bitboard(own.mine) {
+        let height = pos.height(sq) as u32;
+        if height == 1 {
+            continue;
+        }
+        let shallow = (height - 1).min(N as u32 - 1);
+        let deep = height - 1 - shallow;
+        let own_shallow = own_count(pos, sq, color, deep, shallow);
+        let kind = if walls >> sq.0 & 1 != 0 {
+            1
+        } else if caps >> sq.0 & 1 != 0 {
+            if pos.color_at(sq, height as usize - 2) == color {
+                totals[6] += 1;
+            }
+            2
+        } else {
+            0
+        };
+        totals[kind] += own_shallow;
+        totals[3 + kind] += shallow - own_shallow;
+        if deep > 0 {
+            let own_deep = own_count(pos, sq, color, 0, deep);
+            totals[7] += own_deep;
+            add(CAPTIVE_DEEP, deep - own_deep);
         }
     }
+    add(SUPPORT_FLAT, totals[0]);
+    add(SUPPORT_WALL, totals[1]);
+    add(SUPPORT_CAP, totals[2]);
+    add(CAPTIVE_FLAT, totals[3]);
+    add(CAPTIVE_WALL, totals[4]);
+    add(CAPTIVE_CAP, totals[5]);
+    add(HARD_CAP, totals[6]);
+    add(SUPPORT_DEEP, totals[7]);
 
-    let road = pos.road_pieces(color).0;
-    let mut rest = road;
-    while rest != 0 {
-        let group = Geo::<N>::flood(rest & rest.wrapping_neg(), road);
-        rest &= !group;
-        let files = (0..N)
-            .filter(|&f| group & Tables::<N>::LINES[N + f] != 0)
-            .count();
-        let ranks = (0..N)
-            .filter(|&r| group & Tables::<N>::LINES[r] != 0)
-            .count();
-        score += p.group_span[files.max(ranks)];
+    // Road groups.
+    let road = own.road;
+    for (span, &count) in own.spans.iter().enumerate() {
+        add(SPAN + span, count);
     }
-    let hard_theirs = (theirs & (pos.walls() | pos.caps())).0;
+    add(SPAN_MINOR, own.minor);
+    add(GROUPS, own.groups);
+    let hard_theirs = other.mine & (walls | caps);
     for &line in &Tables::<N>::LINES[..2 * N] {
         if line & hard_theirs == 0 {
-            score += p.line[(line & road).count_ones() as usize];
+            add(LINE + (line & road).count_ones() as usize, 1);
         }
     }
-    score
+
+    // Critical squares by what is on them, capstones and walls around them.
+    let critical = own.critical;
+    add(
+        CRIT_CAPTURABLE,
+        (critical & other.mine & !walls & !caps).count_ones(),
+    );
+    add(CRIT_OWN_WALL, (critical & my_walls).count_ones());
+    add(
+        CRIT_BLOCKED,
+        (critical & other.mine & (walls | caps)).count_ones(),
+    );
+    let mut cap_squares = my_caps;
+    while cap_squares != 0 {
+        let cap = cap_squares & cap_squares.wrapping_neg();
+        cap_squares &= cap_squares - 1;
+        let around = Geo::<N>::dilate(cap) & !cap;
+        add(CAP_REACH, (around & critical != 0) as u32);
+        add(CAP_MOBILITY, (around & !caps).count_ones());
+    }
+    add(
+        WALL_BLOCK,
+        (my_walls & Geo::<N>::dilate(other.critical)).count_ones(),
+    );
+    add(
+        WALL_NEAR,
+        (my_walls & Geo::<N>::dilate(other.road)).count_ones(),
+    );
+    add(INFLUENCE, (empty & at_least_two::<N>(road)).count_ones());
 }
 
-/// Own and opponent pieces directly under the top of `sq`, within the carry limit.
-fn under_top<const N: usize>(pos: &Position<N>, sq: Square, color: Color) -> (i32, i32) {
-    let height = pos.height(sq);
-    let depth = (height - 1).min(N - 1);
-    let mut own = 0;
-    for i in height - 1 - depth..height - 1 {
-        own += (pos.color_at(sq, i) == color) as i32;
+/// How many of the `count` pieces of `sq` from height index `from` up are `color`'s.
+#[inline(always)]
+fn own_count<const N: usize>(
+    pos: &Position<N>,
+    sq: Square,
+    color: Color,
+    from: u32,
+    count: u32,
+) -> u32 {
+    let mut black = 0;
+    let mut at = from;
+    while at < from + count {
+        let chunk = (from + count - at).min(31);
+        black += pos.pile_bits(sq, at, chunk).count_ones();
+        at += chunk;
     }
-    (own, depth as i32 - own)
+    match color {
+        Color::White => count - black,
+        Color::Black => black,
+    }
+}
+
+/// The number of files and of ranks a set of squares touches.
+#[inline(always)]
+fn spans<const N: usize>(group: u64) -> (u32, u32) {
+    let mut files = 0u64;
+    let mut ranks = 0u32;
+    for r in 0..N {
+        let row = group >> (r * N) & Geo::<N>::SOUTH;
+        files |= row;
+        ranks += (row != 0) as u32;
+    }
+    (files.count_ones(), ranks)
+}
+
+/// Squares next to at least two squares of `set`.
+#[inline(always)]
+fn at_least_two<const N: usize>(set: u64) -> u64 {
+    use crate::board::Direction::*;
+    let [a, b, c, d] = [North, South, East, West].map(|dir| Geo::<N>::shift(set, dir));
+    (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
 }

@@ -1,0 +1,61 @@
+//! 7x7 evaluation weights: `[opening, end]` per feature, in centiflats.
+//!
+//! Hand-set: the first evaluation's values, and guesses for the newer features (critical squares,
+//! capstone reach and mobility, walls, deep stacks, influence, flat race). Generated and
+//! overwritten by `cairn tune --write`.
+
+use super::Weights;
+
+/// The 7x7 weights.
+pub const WEIGHTS: Weights = Weights([
+    [50, 80],   // flat
+    [40, 40],   // wall
+    [80, 80],   // cap
+    [12, 12],   // support_flat
+    [20, 20],   // support_wall
+    [20, 20],   // support_cap
+    [-6, -6],   // captive_flat
+    [-6, -6],   // captive_wall
+    [-6, -6],   // captive_cap
+    [0, 0],     // center_0
+    [6, 6],     // center_1
+    [10, 10],   // center_2
+    [12, 12],   // center_3
+    [0, 0],     // span_0
+    [0, 0],     // span_1
+    [6, 6],     // span_2
+    [18, 18],   // span_3
+    [38, 38],   // span_4
+    [70, 70],   // span_5
+    [110, 110], // span_6
+    [0, 0],     // span_7
+    [0, 0],     // span_8
+    [0, 0],     // line_0
+    [0, 0],     // line_1
+    [3, 3],     // line_2
+    [9, 9],     // line_3
+    [19, 19],   // line_4
+    [32, 32],   // line_5
+    [48, 48],   // line_6
+    [0, 0],     // line_7
+    [0, 0],     // line_8
+    [15, 15],   // tempo
+    [10, 10],   // hard_cap
+    [3, 3],     // support_deep
+    [-2, -2],   // captive_deep
+    [-4, -4],   // groups
+    [2, 2],     // span_minor
+    [50, 50],   // crit_mover
+    [-30, -30], // crit_waiter
+    [15, 15],   // crit_capturable
+    [-5, -5],   // crit_own_wall
+    [5, 5],     // crit_blocked
+    [15, 15],   // cap_reach
+    [3, 3],     // cap_mobility
+    [15, 15],   // wall_block
+    [4, 4],     // wall_near
+    [5, 5],     // influence
+    [0, 0],     // reserves
+    [0, 20],    // race
+    [10, 10],   // cap_center
+]);

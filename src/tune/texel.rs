@@ -1,0 +1,259 @@
+//! Texel tuning: fit the evaluation weights so that `sigmoid(K · eval)` predicts game results.
+//!
+//! Every position is turned into its phase-split features once ([`crate::eval::Features::split`]),
+//! so the model is linear: `eval = w · x`. First the scale `K` is fitted with the weights fixed
+//! (a golden-section search on `log K`), then the weights by full-batch Adam on the mean squared
+//! error between the prediction and the result (1 win, ½ draw, 0 loss for the side to move). The
+//! gradient is summed over the positions in parallel (rayon).
+
+use super::selfplay::Summary;
+use crate::board::Color;
+use crate::eval::features;
+use crate::eval::params::{Weights, NF};
+use crate::notation::tps;
+use rayon::prelude::*;
+
+/// Model inputs: two per feature (opening and end part).
+pub const INPUTS: usize = 2 * NF;
+
+/// Positions as model inputs and results.
+#[derive(Clone, Debug, Default)]
+pub struct Dataset {
+    /// Phase-split features, one row per position.
+    pub rows: Vec<[f32; INPUTS]>,
+    /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub targets: Vec<f32>,
+    /// The game summary line of the file, if it had one.
+    pub summary: Option<Summary>,
+    /// How the games were generated (the file's `# cairn tune data:` line), if it says.
+    pub origin: Option<String>,
+}
+
+impl Dataset {
+    /// The number of positions.
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// Whether there are no positions.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// The share of positions from drawn games.
+    pub fn draw_share(&self) -> f64 {
+        self.targets.iter().filter(|&&t| t == 0.5).count() as f64 / self.len().max(1) as f64
+    }
+
+    /// The last `share` of the positions, split off (for validation).
+    pub fn split_off_tail(&mut self, share: f64) -> Dataset {
+        let at = self.len() - (self.len() as f64 * share) as usize;
+        Dataset {
+            rows: self.rows.split_off(at),
+            targets: self.targets.split_off(at),
+            summary: None,
+            origin: None,
+        }
+    }
+}
+
+/// Reads a data file of size `N` (see [`super::selfplay`]); errors name the line.
+pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
+    let mut data = Dataset::default();
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim_end_matches('\r');
+        if let Some(summary) = Summary::parse(line) {
+            data.summary = Some(summary);
+            continue;
+        }
+        if let Some(origin) = line.strip_prefix("# cairn tune data: ") {
+            data.origin = Some(origin.to_string());
+            continue;
+        }
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = |what: String| format!("line {}: {what}", i + 1);
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [text_tps, result, komi] = fields[..] else {
+            return Err(bad(format!(
+                "expected <TPS><TAB><result><TAB><half komi>, found {} field(s)",
+                fields.len()
+            )));
+        };
+        let mut pos =
+            tps::parse::<N>(text_tps).map_err(|e| bad(format!("TPS `{text_tps}`: {e}")))?;
+        let white = match result {
+            "R-0" | "F-0" => 1.0,
+            "0-R" | "0-F" => 0.0,
+            "1/2-1/2" => 0.5,
+            _ => {
+                return Err(bad(format!(
+                    "result `{result}`: expected R-0, 0-R, F-0, 0-F or 1/2-1/2"
+                )))
+            }
+        };
+        let half_komi: i8 = komi
+            .parse()
+            .map_err(|_| bad(format!("half komi `{komi}`: not a number from -128 to 127")))?;
+        pos.set_half_komi(half_komi);
+        data.rows.push(features(&pos).split());
+        data.targets.push(match pos.side_to_move() {
+            Color::White => white,
+            Color::Black => 1.0 - white,
+        });
+    }
+    Ok(data)
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn predict(w: &[f64; INPUTS], row: &[f32; INPUTS]) -> f64 {
+    row.iter().zip(w).map(|(&x, &w)| x as f64 * w).sum()
+}
+
+/// Mean squared error of `sigmoid(k · w · x)` against the targets.
+pub fn loss(data: &Dataset, w: &[f64; INPUTS], k: f64) -> f64 {
+    let sum: f64 = data
+        .rows
+        .par_iter()
+        .zip(&data.targets)
+        .map(|(row, &t)| {
+            let p = sigmoid(k * predict(w, row));
+            (p - t as f64).powi(2)
+        })
+        .sum();
+    sum / data.len().max(1) as f64
+}
+
+/// The scale `K` in `[1e-5, 1]` that minimises the loss with the weights fixed.
+pub fn fit_k(data: &Dataset, w: &[f64; INPUTS]) -> f64 {
+    let (mut lo, mut hi) = ((1e-5f64).ln(), 0.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    let f = |x: f64| loss(data, w, x.exp());
+    let (mut a, mut b) = (hi - ratio * (hi - lo), lo + ratio * (hi - lo));
+    let (mut fa, mut fb) = (f(a), f(b));
+    for _ in 0..60 {
+        if fa < fb {
+            hi = b;
+            (b, fb) = (a, fa);
+            a = hi - ratio * (hi - lo);
+            fa = f(a);
+        } else {
+            lo = a;
+            (a, fa) = (b, fb);
+            b = lo + ratio * (hi - lo);
+            fb = f(b);
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Full-batch Adam on the weights with `K` fixed.
+pub struct Trainer {
+    /// The weights being fitted.
+    pub w: [f64; INPUTS],
+    /// The logistic scale.
+    pub k: f64,
+    /// Step size, in centiflats.
+    pub rate: f64,
+    /// Weight of the penalty `Σ (w − w_start)²` that keeps the weights near where they started.
+    pub l2: f64,
+    /// Inputs held at their starting weights.
+    pub frozen: [bool; INPUTS],
+    start: [f64; INPUTS],
+    m: [f64; INPUTS],
+    v: [f64; INPUTS],
+    steps: i32,
+}
+
+impl Trainer {
+    /// A trainer starting from `w`, without a penalty (set [`Trainer::l2`] for one).
+    pub fn new(w: [f64; INPUTS], k: f64, rate: f64) -> Trainer {
+        Trainer {
+            w,
+            k,
+            rate,
+            l2: 0.0,
+            frozen: [false; INPUTS],
+            start: w,
+            m: [0.0; INPUTS],
+            v: [0.0; INPUTS],
+            steps: 0,
+        }
+    }
+
+    /// The loss gradient at the current weights.
+    fn gradient(&self, data: &Dataset) -> [f64; INPUTS] {
+        let k = self.k;
+        let w = &self.w;
+        let mut grad = data
+            .rows
+            .par_chunks(2048)
+            .zip(data.targets.par_chunks(2048))
+            .map(|(rows, targets)| {
+                let mut g = [0f64; INPUTS];
+                for (row, &t) in rows.iter().zip(targets) {
+                    let p = sigmoid(k * predict(w, row));
+                    let scale = 2.0 * (p - t as f64) * p * (1.0 - p) * k;
+                    for (gi, &x) in g.iter_mut().zip(row) {
+                        *gi += scale * x as f64;
+                    }
+                }
+                g
+            })
+            .reduce(
+                || [0f64; INPUTS],
+                |mut a, b| {
+                    a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
+                    a
+                },
+            );
+        let n = data.len().max(1) as f64;
+        for (i, g) in grad.iter_mut().enumerate() {
+            if *g != 0.0 {
+                *g = *g / n + 2.0 * self.l2 * (self.w[i] - self.start[i]);
+            }
+        }
+        grad
+    }
+
+    /// Takes `steps` Adam steps.
+    pub fn run(&mut self, data: &Dataset, steps: usize) {
+        let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-12);
+        for _ in 0..steps {
+            let grad = self.gradient(data);
+            self.steps += 1;
+            let (c1, c2) = (1.0 - beta1.powi(self.steps), 1.0 - beta2.powi(self.steps));
+            for (i, &g) in grad.iter().enumerate() {
+                if g == 0.0 || self.frozen[i] {
+                    continue;
+                }
+                self.m[i] = beta1 * self.m[i] + (1.0 - beta1) * g;
+                self.v[i] = beta2 * self.v[i] + (1.0 - beta2) * g * g;
+                self.w[i] -= self.rate * (self.m[i] / c1) / ((self.v[i] / c2).sqrt() + eps);
+            }
+        }
+    }
+}
+
+/// The model weights of an evaluation table (opening weight at `2i`, end weight at `2i + 1`).
+pub fn to_model(weights: &Weights) -> [f64; INPUTS] {
+    let mut w = [0f64; INPUTS];
+    for (i, pair) in weights.0.iter().enumerate() {
+        w[2 * i] = pair[0] as f64;
+        w[2 * i + 1] = pair[1] as f64;
+    }
+    w
+}
+
+/// The evaluation table of model weights, rounded to whole centiflats.
+pub fn from_model(w: &[f64; INPUTS]) -> Weights {
+    let mut weights = Weights([[0; 2]; NF]);
+    for (i, pair) in weights.0.iter_mut().enumerate() {
+        *pair = [w[2 * i].round() as i32, w[2 * i + 1].round() as i32];
+    }
+    weights
+}

@@ -1,0 +1,175 @@
+//! `cairn tune`: the logistic fit on synthetic data, self-play data files, and bad input.
+
+mod common;
+
+use cairn::notation::tps;
+use cairn::tune::selfplay::{self, Settings, Summary};
+use cairn::tune::texel::{self, Dataset, Trainer, INPUTS};
+use common::Rng;
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Random sparse feature rows and a known model: targets are its exact predictions.
+fn synthetic(seed: u64, rows: usize, k: f64) -> (Dataset, [f64; INPUTS]) {
+    let mut rng = Rng::new(seed);
+    let mut truth = [0f64; INPUTS];
+    for w in truth.iter_mut().take(12) {
+        *w = rng.below(201) as f64 - 100.0;
+    }
+    let mut data = Dataset::default();
+    for _ in 0..rows {
+        let mut row = [0f32; INPUTS];
+        for x in row.iter_mut().take(12) {
+            *x = rng.below(7) as f32 - 3.0;
+        }
+        let e: f64 = row.iter().zip(&truth).map(|(&x, &w)| x as f64 * w).sum();
+        data.targets.push(sigmoid(k * e) as f32);
+        data.rows.push(row);
+    }
+    (data, truth)
+}
+
+/// With the true weights, the fitted scale is the one that made the targets.
+#[test]
+fn logistic_fit_recovers_k() {
+    for k in [0.003, 0.01, 0.05] {
+        let (data, truth) = synthetic(7, 3000, k);
+        let fitted = texel::fit_k(&data, &truth);
+        assert!((fitted / k - 1.0).abs() < 0.01, "K {k} fitted as {fitted}");
+    }
+}
+
+/// Training from zero weights lowers the loss round after round and moves toward the truth.
+#[test]
+fn training_lowers_the_loss() {
+    let k = 0.01;
+    let (data, truth) = synthetic(11, 3000, k);
+    let mut trainer = Trainer::new([0.0; INPUTS], k, 2.0);
+    let distance = |w: &[f64; INPUTS]| -> f64 {
+        w.iter()
+            .zip(&truth)
+            .map(|(a, b)| (a - b).powi(2))
+            .sum::<f64>()
+            .sqrt()
+    };
+    let mut last = texel::loss(&data, &trainer.w, k);
+    let first_distance = distance(&trainer.w);
+    for _ in 0..4 {
+        trainer.run(&data, 100);
+        let now = texel::loss(&data, &trainer.w, k);
+        assert!(now < last, "loss went from {last} to {now}");
+        last = now;
+    }
+    assert!(last < 1e-3, "loss {last}");
+    assert!(distance(&trainer.w) < first_distance / 4.0);
+    // Inputs that never occur keep their weights.
+    assert!(trainer.w[12..].iter().all(|&w| w == 0.0));
+}
+
+/// A tiny self-play run writes a data file whose every position parses back, with a summary
+/// that counts them, and the tuner reads all of it.
+#[test]
+fn generated_data_parses() {
+    let settings = Settings {
+        games: 3,
+        nodes: 300,
+        half_komi: 0,
+        seed: 5,
+        max_plies: 200,
+    };
+    let mut out = Vec::new();
+    let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert_eq!(summary.games, 3);
+    assert_eq!(summary.white + summary.black + summary.draws, 3);
+    assert_eq!(summary.roads + summary.flats + summary.unfinished, 3);
+    let data_lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(data_lines.len(), summary.positions);
+    assert!(summary.positions > 3);
+    for line in &data_lines {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        let pos = tps::parse::<4>(fields[0]).unwrap();
+        assert_eq!(tps::to_tps(&pos), fields[0]);
+        assert!(!pos.is_over() && pos.winning_move().is_none(), "{line}");
+        assert!(
+            ["R-0", "0-R", "F-0", "0-F", "1/2-1/2"].contains(&fields[1]),
+            "{line}"
+        );
+        assert_eq!(fields[2], "0");
+    }
+    let data = texel::parse_data::<4>(&text).unwrap();
+    assert_eq!(data.len(), summary.positions);
+    assert_eq!(data.summary, Some(summary.clone()));
+    assert_eq!(
+        data.origin.as_deref(),
+        Some("size 4, half komi 0, 3 games, 300 nodes per move, seed 5")
+    );
+    assert_eq!(Summary::parse(&summary.comment()), Some(summary));
+}
+
+const BAD: &str = "# comment\nx6/x6/x6/x6/x6/x5,1 2 1\tR-0\t4\nx6/x6/x6/x6/x6/x5,1 2 1\tW\t4\n";
+
+/// A malformed data line is refused, naming its line number and what is wrong.
+#[test]
+fn malformed_data_names_the_line() {
+    let err = texel::parse_data::<6>(BAD).unwrap_err();
+    assert!(err.starts_with("line 3: result `W`"), "{err}");
+    let cases = [
+        ("x6/x6/x6/x6/x6/x5,1 2 1\t0-F", "line 1: expected"),
+        ("x6/x6/x6/x6/x6/x5,9 2 1\t0-F\t4", "line 1: TPS"),
+        ("x5/x5/x5/x5/x5 1 1\t0-F\t4", "line 1: TPS"),
+        (
+            "\n\nx6/x6/x6/x6/x6/x6 1 1\t0-F\tfour",
+            "line 3: half komi `four`",
+        ),
+    ];
+    for (text, start) in cases {
+        let err = texel::parse_data::<6>(text).unwrap_err();
+        assert!(err.starts_with(start), "{text:?}: {err}");
+    }
+    // The CLI: one line on stderr naming the file and the line, non-zero exit.
+    let path = std::env::temp_dir().join(format!("cairn-tune-bad-{}.txt", std::process::id()));
+    std::fs::write(&path, BAD).unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["tune", "--size", "6", "--data"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("line 3: result `W`"), "{stderr}");
+}
+
+/// The penalty holds the weights near where they started: the stronger it is, the closer.
+#[test]
+fn penalty_keeps_weights_near_the_start() {
+    let k = 0.01;
+    let (data, _) = synthetic(13, 2000, k);
+    let moved = |l2: f64| {
+        let mut trainer = Trainer::new([0.0; INPUTS], k, 2.0);
+        trainer.l2 = l2;
+        trainer.run(&data, 300);
+        trainer.w.iter().map(|w| w * w).sum::<f64>().sqrt()
+    };
+    let (free, held, pinned) = (moved(0.0), moved(1e-6), moved(1e-3));
+    assert!(free > held && held > pinned, "{free} {held} {pinned}");
+    assert!(pinned < free / 10.0, "{free} {pinned}");
+}
+
+/// Frozen inputs keep their starting weights while the others are fitted.
+#[test]
+fn frozen_inputs_keep_their_weights() {
+    let k = 0.01;
+    let (data, _) = synthetic(17, 1000, k);
+    let mut trainer = Trainer::new([5.0; INPUTS], k, 2.0);
+    trainer.frozen[0] = true;
+    trainer.frozen[3] = true;
+    trainer.run(&data, 50);
+    assert_eq!((trainer.w[0], trainer.w[3]), (5.0, 5.0));
+    assert!(trainer.w[1] != 5.0 && trainer.w[2] != 5.0);
+}
