@@ -13,7 +13,7 @@ use super::params::*;
 use super::score::{Score, WinKind};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::{Bitboard, Color, GameResult, Move, Position};
+use crate::board::{Bitboard, Color, GameResult, Move, Position, Role};
 use crate::eval::evaluate;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -50,6 +50,8 @@ pub struct Worker<'a, const N: usize> {
     unflushed: u64,
     pub(super) seldepth: u32,
     pub(super) stopped: bool,
+    /// The depth of the current iteration (bounds the extensions).
+    root_depth: i32,
 }
 
 impl<'a, const N: usize> Worker<'a, N> {
@@ -100,6 +102,7 @@ impl<'a, const N: usize> Worker<'a, N> {
             unflushed: 0,
             seldepth: 0,
             stopped: false,
+            root_depth: 0,
         }
     }
 
@@ -239,6 +242,30 @@ impl<'a, const N: usize> Worker<'a, N> {
         best
     }
 
+    /// Whether `mv`, just played by `me`, leaves `me` two or more placements that complete a
+    /// road (a double Tak threat, often a forced win): such moves are searched one ply deeper.
+    /// Only at interior nodes, for placements on a threat square and for spreads, and no
+    /// deeper than twice the iteration's depth.
+    #[inline]
+    fn double_threat(
+        &self,
+        mv: Move,
+        me: Color,
+        depth: i32,
+        ply: usize,
+        threats: Bitboard,
+    ) -> bool {
+        DOUBLE_THREAT_EXTENSION
+            && depth >= 2
+            && (ply as i32) < 2 * self.root_depth
+            && match mv.role() {
+                Some(Role::Wall) => false,
+                Some(_) => threats.contains(mv.square()),
+                None => true,
+            }
+            && self.pos.completing_placements(me).count() >= 2
+    }
+
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
     pub fn alpha_beta(
         &mut self,
@@ -250,6 +277,9 @@ impl<'a, const N: usize> Worker<'a, N> {
         null_ok: bool,
     ) -> Score {
         self.pv_len[ply] = 0;
+        if ply == 0 {
+            self.root_depth = depth;
+        }
         self.count_node();
         if self.stopped {
             return Score::DRAW;
@@ -389,7 +419,10 @@ impl<'a, const N: usize> Worker<'a, N> {
                 }
             }
             let undo = self.make(mv);
-            let new_depth = depth - 1;
+            let mut new_depth = depth - 1;
+            if self.double_threat(mv, me, depth, ply, ctx.threat_squares) {
+                new_depth += 1;
+            }
             let mut score;
             if searched == 0 {
                 score = -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, pv_node, true);

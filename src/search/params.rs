@@ -14,6 +14,11 @@ pub const THREAT_QUIESCENCE: bool = false;
 /// Plies of forced defence searched beyond the horizon before trusting the evaluation.
 pub const QS_MAX_DEPTH: u32 = 8;
 
+// ---- Extensions ----
+
+/// Search a move that leaves its player two road-completing placements one ply deeper.
+pub const DOUBLE_THREAT_EXTENSION: bool = true;
+
 // ---- Aspiration windows ----
 /// Iterations from this depth on start with a window around the previous score.
 pub const ASPIRATION_MIN_DEPTH: u32 = 4;
