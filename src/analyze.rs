@@ -11,6 +11,9 @@
 //!   best move are marked `??` (and `?` from half of that), with the better move in the comment.
 //!   `--json` prints one JSON object per ply instead.
 //!
+//! - **Tinue** (`--solve`): the tinue prover instead of the search: does the side to move force a
+//!   road, in how many plies, and the proof's main line.
+//!
 //! Proven results are written `+R3` / `-R3` (road win / loss in 3 plies) and `+F3` / `-F3` (flat
 //! win / loss). Plain evaluations are in flats (`+0.45`), positive for the side named.
 //!
@@ -22,11 +25,12 @@ use crate::board::{Color, GameResult, Move, Position};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::search::{self, Limits, Score, SearchConfig, SearchInfo, TranspositionTable, WinKind};
+use crate::tinue::{self, TinueLimits, TinueOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Default search time for one position, ms.
 pub const DEFAULT_MOVETIME_MS: u64 = 3000;
@@ -93,6 +97,10 @@ pub struct AnalyzeArgs {
     /// Machine-readable output: one JSON object (one per ply with --game).
     #[arg(long)]
     pub json: bool,
+    /// Run the tinue prover instead of the search: does the side to move force a road? Uses
+    /// --movetime, --nodes and --depth (longest proof in plies) as its budget.
+    #[arg(long, conflicts_with_all = ["game", "multipv"])]
+    pub solve: bool,
 }
 
 /// Runs `cairn analyze`; `Err` is the one-line message for the user.
@@ -433,6 +441,9 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
         println!("Material  {}", material(pos));
         println!("Static    {}", score_words(pos, static_eval));
     }
+    if args.solve {
+        return report_tinue(args, pos, &tps_text);
+    }
     let tt = table(args)?;
     let progress = |info: &SearchInfo| {
         let line = if args.multipv > 1 {
@@ -510,6 +521,63 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
             "PV       ".to_string()
         };
         println!("{label} {} {}", score_text(line.score), line.pv.join(" "));
+    }
+    Ok(())
+}
+
+/// `--solve`: runs the tinue prover on the position and prints what it found.
+fn report_tinue<const N: usize>(
+    args: &AnalyzeArgs,
+    pos: &Position<N>,
+    tps_text: &str,
+) -> Result<(), String> {
+    let budget = limits(args, DEFAULT_MOVETIME_MS);
+    let tinue_limits = TinueLimits {
+        max_nodes: budget.nodes,
+        deadline: budget
+            .movetime
+            .map(|ms| Instant::now() + Duration::from_millis(ms)),
+        // Proofs are an odd number of plies long.
+        max_depth: budget
+            .depth
+            .map_or(TinueLimits::default().max_depth, |d| d | 1),
+        hash_mb: args.hash as usize,
+    };
+    let result = tinue::solve(pos, &tinue_limits, &AtomicBool::new(false));
+    let me = color_name(pos.side_to_move());
+    let line: Vec<String> = result
+        .proof()
+        .map(|(_, pv)| pv.iter().map(|m| m.ptn::<N>().to_string()).collect())
+        .unwrap_or_default();
+    if args.json {
+        let plies = result
+            .proof()
+            .map_or("null".to_string(), |(p, _)| p.to_string());
+        println!(
+            "{{\"size\":{N},\"tps\":{},\"side_to_move\":{},\"tinue\":{},\"plies\":{plies},\
+             \"pv\":{},\"nodes\":{},\"time_ms\":{}}}",
+            json_str(tps_text),
+            json_str(&me.to_lowercase()),
+            json_str(result.kind()),
+            json_list(&line),
+            result.nodes,
+            result.time_ms
+        );
+        return Ok(());
+    }
+    let cost = format!("{} nodes in {} ms", result.nodes, result.time_ms);
+    match result.proof() {
+        Some((plies, _)) => {
+            println!("Tinue     {me} forces a road in {plies} plies ({cost})");
+            println!("PV        {}", line.join(" "));
+        }
+        None => println!(
+            "Tinue     no forced road for {me}: {} ({cost})",
+            match result.outcome {
+                TinueOutcome::Disproven => "disproven within the depth limit",
+                _ => "not decided within the budget",
+            }
+        ),
     }
     Ok(())
 }

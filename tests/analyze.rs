@@ -284,3 +284,65 @@ fn bad_input_gives_one_clear_error() {
     let line = single_error(&cairn(&["analyze", "--game", bad.to_str().unwrap()]));
     assert!(line.contains("ply 3"), "{line}");
 }
+
+/// The first data line of a tactics file: (TPS, plies).
+fn first_tactic(file: &str) -> (String, i32) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/tactics")
+        .join(file);
+    let text = std::fs::read_to_string(&path).expect("tactics file");
+    let line = text
+        .lines()
+        .find(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .expect("a position");
+    let (tps, plies) = line.split_once('\t').expect("TPS<TAB>plies");
+    (tps.to_string(), plies.trim().parse().expect("plies"))
+}
+
+#[test]
+fn solve_proves_a_tinue_and_its_line_ends_in_a_road() {
+    let (position, plies) = first_tactic("tinue-5.tsv");
+    let out = cairn(&["analyze", "--tps", &position, "--solve", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["tinue"], "proven", "{v}");
+    assert_eq!(v["plies"], plies);
+    let size = v["size"].as_u64().unwrap() as usize;
+    let pv: Vec<String> = v["pv"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(pv.len() as i32, plies);
+    // The proof's line, played by the rules, ends in a road for the side to move.
+    let road_for_mover = cairn::with_size!(size, |N| {
+        let mut pos = tps::parse::<N>(&position).unwrap();
+        let attacker = pos.side_to_move();
+        for m in &pv {
+            let mv = parse_move(&pos, m).unwrap_or_else(|e| panic!("{pv:?}: {e}"));
+            pos.make(mv);
+        }
+        pos.result() == Some(GameResult::Road(attacker))
+    }, else false);
+    assert!(road_for_mover, "{pv:?}");
+    // The text report says the same.
+    let out = cairn(&["analyze", "--tps", &position, "--solve"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains(&format!("forces a road in {plies} plies")),
+        "{text}"
+    );
+}
+
+#[test]
+fn solve_never_proves_a_position_without_a_forced_road() {
+    let (position, _) = first_tactic("not-tinue.tsv");
+    let out = cairn(&[
+        "analyze", "--tps", &position, "--solve", "--depth", "5", "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_ne!(v["tinue"], "proven", "{v}");
+    assert_eq!(v["plies"], serde_json::Value::Null);
+}
