@@ -296,7 +296,7 @@ impl<const N: usize> Prover<'_, N> {
             }
             if n.pn == 0 {
                 plies = plies.max(n.plies as u32);
-                if attacker && proof.map_or(true, |(p, _)| (n.plies as u32) < p) {
+                if attacker && proof.is_none_or(|(p, _)| (n.plies as u32) < p) {
                     proof = Some((n.plies as u32, child.mv.bits()));
                 }
             }
@@ -409,7 +409,7 @@ impl<const N: usize> Prover<'_, N> {
                     let d = self.exact_distance(ply + 1, distance - 1);
                     self.pos.unmake(child.mv, undo);
                     if let Some(d) = d {
-                        if longest.map_or(true, |(_, l)| d > l) {
+                        if longest.is_none_or(|(_, l)| d > l) {
                             longest = Some((child.mv, d));
                         }
                     }
