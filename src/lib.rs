@@ -1,11 +1,20 @@
 //! Cairn: a Tak engine.
 //!
-//! This crate holds the rules core every other part stands on:
+//! The rules core every other part stands on:
 //! - [`board`]: the bitboard [`board::Position`], generic over the board size `N` (3..=8), with
 //!   incremental Zobrist hashing and allocation-free `make`/`unmake`;
 //! - [`movegen`]: legal move generation from precomputed drop patterns, bulk move counting,
 //!   legality checks, road-in-one detection and perft;
 //! - [`notation`]: TPS, PTN moves and PTN game files.
+//!
+//! The engine on top of it:
+//! - [`eval`]: the evaluation, linear in per-size weights; [`search`]: the parallel alpha-beta
+//!   search; [`tinue`]: the forced-road prover;
+//! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
+//!   WebSocket.
+//!
+//! And the tools behind the subcommands: [`analyze`], [`bench`], [`arena`] (`cairn match`),
+//! [`openings`], [`tune`] and [`tinue::tactics`].
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.
