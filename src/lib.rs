@@ -13,7 +13,7 @@
 //! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
 //!   WebSocket.
 //!
-//! And the tools behind the subcommands: [`analyze`], [`bench`], [`arena`] (`cairn match`),
+//! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
 //! [`openings`], [`tune`] and [`tinue::tactics`].
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
