@@ -40,6 +40,7 @@ pub mod eval;
 pub mod movegen;
 pub mod notation;
 pub mod openings;
+pub mod rng;
 pub mod search;
 pub mod tei;
 pub mod tinue;

@@ -10,34 +10,11 @@ use cairn::notation::{
     parse_file, parse_move, replay_any, tps, MoveError, PtnError, PtnGame, PtnMove, PtnMoveError,
     ReplayError, Tps, TpsError,
 };
+use cairn::rng::Rng;
 use std::collections::HashSet;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// xorshift64*: a tiny deterministic generator, so the tests need no extra crate.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-}
 
 fn sq(name: &str) -> SquareName {
     let b = name.as_bytes();

@@ -74,7 +74,7 @@ fn generation_agrees<const N: usize>(seed: u64) {
         // when generation lists them.
         for i in 0..64 {
             let bits = if i % 2 == 0 || moves.is_empty() {
-                rng.next() as u32 & 0x3ffff
+                rng.next_u64() as u32 & 0x3ffff
             } else {
                 moves[rng.below(moves.len())].bits() ^ (1 << rng.below(18))
             };

@@ -3,27 +3,11 @@
 mod common;
 
 use cairn::board::{GameResult, Position};
-use cairn::search::{search, Limits, SearchConfig, TranspositionTable, WinKind};
+use cairn::search::{search_to_depth, TranspositionTable, WinKind};
 use common::random_positions;
-use std::sync::atomic::AtomicBool;
 
 fn best<const N: usize>(pos: &Position<N>, depth: u32) -> cairn::search::SearchResult {
-    let tt = TranspositionTable::new(4);
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let game = [(pos.hash(), true)];
-    search(
-        pos,
-        &game,
-        &limits,
-        &SearchConfig::default(),
-        &tt,
-        &stop,
-        &|_| {},
-    )
+    search_to_depth(pos, depth, &TranspositionTable::new(4))
 }
 
 fn immediate_wins<const N: usize>(seed: u64) -> usize {

@@ -30,11 +30,11 @@ pub use enumerate::{canonical_key, enumerate, symmetry_keys, Enumeration};
 
 use crate::board::Position;
 use crate::eval::evaluate;
-use crate::search::{search, Limits, Score, SearchConfig, TranspositionTable};
+use crate::search::{search_to_depth, Score, TranspositionTable};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -210,22 +210,7 @@ pub fn score_position<const N: usize>(
         return evaluate(pos);
     }
     tt.clear();
-    let stop = AtomicBool::new(false);
-    let limits = Limits {
-        depth: Some(depth),
-        ..Limits::default()
-    };
-    let game = [(pos.hash(), true)];
-    search(
-        pos,
-        &game,
-        &limits,
-        &SearchConfig::default(),
-        tt,
-        &stop,
-        &|_| {},
-    )
-    .score
+    search_to_depth(pos, depth, tt).score
 }
 
 /// Whether `score` is within ±`bound` (never for a proven result).

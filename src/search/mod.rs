@@ -98,6 +98,31 @@ pub fn time_budget<const N: usize>(
     TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos)).soft()
 }
 
+/// Searches `pos` alone (no game before it) to a fixed `depth` on one thread, reporting nothing:
+/// the deterministic search that tools and tests use. Clear `tt` first for a result that does not
+/// depend on earlier searches.
+pub fn search_to_depth<const N: usize>(
+    pos: &Position<N>,
+    depth: u32,
+    tt: &TranspositionTable,
+) -> SearchResult {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let game = [(pos.hash(), true)];
+    search(
+        pos,
+        &game,
+        &limits,
+        &SearchConfig::default(),
+        tt,
+        &stop,
+        &|_| {},
+    )
+}
+
 /// Searches `pos` (whose game history, oldest first and `pos` last, is `game`: each position's
 /// hash and whether a placement led to it) within `limits`, reporting each iteration to
 /// `report`. Stops early when `stop` is set. Blocks until done.

@@ -11,6 +11,7 @@ use super::{solve, TinueLimits};
 use crate::board::{Color, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
+use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable, WinKind};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
@@ -224,29 +225,6 @@ fn measure_sized<const N: usize>(
         tally.prover_false += proof.is_some() as u32;
         tally.search_false +=
             found.is_some_and(|(_, plies, kind)| kind == WinKind::Road && plies <= depth) as u32;
-    }
-}
-
-/// A small deterministic generator (xorshift64*), so generation needs no extra crate.
-pub struct Rng(u64);
-
-impl Rng {
-    /// A generator from a seed.
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A number below `n` (> 0).
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
     }
 }
 

@@ -9,6 +9,7 @@
 
 use crate::board::{GameResult, Position};
 use crate::notation::tps;
+use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
 use rayon::prelude::*;
 use std::io::Write;
@@ -95,26 +96,6 @@ impl Summary {
             }
         }
         Some(s)
-    }
-}
-
-/// A small deterministic generator (xorshift64*).
-pub(crate) struct Rng(u64);
-
-impl Rng {
-    pub(crate) fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub(crate) fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub(crate) fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 

@@ -5,25 +5,7 @@
 use cairn::board::Position;
 use cairn::movegen::MoveList;
 
-/// A small deterministic generator (xorshift64*), so tests need no extra crate.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+pub use cairn::rng::Rng;
 
 /// Plays one random game from the start, calling `visit` on every position before its move
 /// (including the final one, finished or not). Spreads are favoured so that stacks grow tall.
