@@ -30,7 +30,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Default search time for one position, ms.
 pub const DEFAULT_MOVETIME_MS: u64 = 3000;
@@ -532,17 +532,7 @@ fn report_tinue<const N: usize>(
     tps_text: &str,
 ) -> Result<(), String> {
     let budget = limits(args, DEFAULT_MOVETIME_MS);
-    let tinue_limits = TinueLimits {
-        max_nodes: budget.nodes,
-        deadline: budget
-            .movetime
-            .map(|ms| Instant::now() + Duration::from_millis(ms)),
-        // Proofs are an odd number of plies long.
-        max_depth: budget
-            .depth
-            .map_or(TinueLimits::default().max_depth, |d| d | 1),
-        hash_mb: args.hash as usize,
-    };
+    let tinue_limits = TinueLimits::from_search_limits(&budget, 0, args.hash as usize);
     let result = tinue::solve(pos, &tinue_limits, &AtomicBool::new(false));
     let me = color_name(pos.side_to_move());
     let line: Vec<String> = result

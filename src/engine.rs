@@ -16,7 +16,7 @@ use crate::tinue::{self, TinueLimits, TinueResult};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Arc;
 use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 /// Something the search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -198,14 +198,11 @@ impl<const N: usize> Game for SizedGame<N> {
         reporter: &Reporter,
     ) -> search::SearchResult {
         let started = Instant::now();
-        let tinue_limits = TinueLimits {
-            max_nodes: limits.nodes,
-            deadline: limits.movetime.map(|ms| {
-                started + Duration::from_millis(ms.saturating_sub(config.move_overhead_ms).max(1))
-            }),
-            max_depth: limits.depth.unwrap_or(TinueLimits::default().max_depth),
-            ..TinueLimits::default()
-        };
+        let tinue_limits = TinueLimits::from_search_limits(
+            limits,
+            config.move_overhead_ms,
+            TinueLimits::default().hash_mb,
+        );
         let result = tinue::solve(&self.position, &tinue_limits, stop);
         if result.proof().is_some() {
             return self.report_proof(&result, started, reporter);

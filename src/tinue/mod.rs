@@ -41,6 +41,7 @@ pub mod tactics;
 
 use crate::board::{Move, Position};
 use crate::notation::tps;
+use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -69,6 +70,20 @@ impl Default for TinueLimits {
 }
 
 impl TinueLimits {
+    /// The limits of a `go`-style request, from now: `movetime` (less `overhead_ms`) as the
+    /// deadline, `nodes` as the node budget, `depth` as the longest proof in plies (an even
+    /// value allows the odd one below it); `hash_mb` for the table. None of them: until stopped.
+    pub fn from_search_limits(limits: &Limits, overhead_ms: u64, hash_mb: usize) -> Self {
+        TinueLimits {
+            max_nodes: limits.nodes,
+            deadline: limits.movetime.map(|ms| {
+                Instant::now() + Duration::from_millis(ms.saturating_sub(overhead_ms).max(1))
+            }),
+            max_depth: limits.depth.unwrap_or(TinueLimits::default().max_depth),
+            hash_mb,
+        }
+    }
+
     /// Limits with a node budget and a time budget from now.
     pub fn budget(max_nodes: Option<u64>, time: Option<Duration>) -> Self {
         TinueLimits {
