@@ -150,6 +150,14 @@ fn features_of_stacks() {
     assert_eq!(value(text, HARD_CAP), 0);
     // d1's cap reaches c1..e1 and d2 (c1 is a wall: still reachable).
     assert_eq!(value(text, CAP_MOBILITY), -3);
+    // b1's one own piece within reach, times its open neighbours a1 and b2 (c1 is a wall); the
+    // black cap on d1 holds no own piece.
+    assert_eq!(value(text, MOBILITY), 2);
+    // Black's a1 flat is next to White's stack on b1; White's b1 is not next to the black cap.
+    assert_eq!(value(text, EXPOSED), -1);
+    // 21 empty squares: White, to move, would place on the last one.
+    assert_eq!(value(text, PARITY), 1);
+    assert_eq!(value("x5/x5/x5/x5/2,121,1S,12C,1 2 5", PARITY), 0);
     // Black to move: a1 black stack 1,2,1,2,1,2 on 4x4 (carry 4): three within reach (1,2,1),
     // two deeper (1,2).
     let text = "x4/x4/x4/121212,x3 2 9";

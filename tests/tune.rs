@@ -78,6 +78,7 @@ fn generated_data_parses() {
         half_komi: 0,
         seed: 5,
         max_plies: 200,
+        shard: selfplay::Shard::WHOLE,
     };
     let mut out = Vec::new();
     let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
@@ -90,7 +91,7 @@ fn generated_data_parses() {
     assert!(summary.positions > 3);
     for line in &data_lines {
         let fields: Vec<&str> = line.split('\t').collect();
-        assert_eq!(fields.len(), 3, "{line}");
+        assert!(fields.len() == 3 || fields.len() == 4, "{line}");
         let pos = tps::parse::<4>(fields[0]).unwrap();
         assert_eq!(tps::to_tps(&pos), fields[0]);
         assert!(!pos.is_over() && pos.winning_move().is_none(), "{line}");
@@ -172,4 +173,191 @@ fn frozen_inputs_keep_their_weights() {
     trainer.run(&data, 50);
     assert_eq!((trainer.w[0], trainer.w[3]), (5.0, 5.0));
     assert!(trainer.w[1] != 5.0 && trainer.w[2] != 5.0);
+}
+
+/// The data lines of a generated run (comments dropped).
+fn data_lines(text: &str) -> Vec<String> {
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect()
+}
+
+fn generate_text<const N: usize>(games: usize, seed: u64, shard: selfplay::Shard) -> String {
+    let settings = Settings {
+        games,
+        nodes: 200,
+        half_komi: 2,
+        seed,
+        max_plies: 120,
+        shard,
+    };
+    let mut out = Vec::new();
+    selfplay::generate::<N>(&settings, &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// Shards 1/3, 2/3, 3/3 of a run, concatenated, hold exactly the run's data lines in order, and
+/// their summaries add up to the run's.
+#[test]
+fn shards_concatenate_to_the_whole_run() {
+    let whole = generate_text::<4>(7, 9, selfplay::Shard::WHOLE);
+    let mut joined = String::new();
+    for i in 1..=3 {
+        let shard = selfplay::Shard::parse(&format!("{i}/3")).unwrap();
+        let text = generate_text::<4>(7, 9, shard);
+        assert!(
+            text.starts_with(&format!(
+                "# cairn tune data: size 4, half komi 2, 7 games, 200 nodes per move, seed 9, \
+                 shard {i}/3\n"
+            )),
+            "{text}"
+        );
+        joined.push_str(&text);
+    }
+    assert_eq!(data_lines(&joined), data_lines(&whole));
+    let (a, b) = (
+        texel::parse_data::<4>(&joined).unwrap(),
+        texel::parse_data::<4>(&whole).unwrap(),
+    );
+    assert_eq!(a.summary, b.summary);
+    assert_eq!(a.summary.unwrap().games, 7);
+    assert_eq!(a.origin, b.origin);
+    // The game ranges of the shards cover every game once.
+    for (games, count) in [(7, 3), (10, 4), (1, 2), (1000, 7)] {
+        let mut next = 0;
+        for index in 0..count {
+            let range = selfplay::Shard { index, count }.games(games);
+            assert_eq!(range.start, next);
+            next = range.end;
+        }
+        assert_eq!(next, games);
+    }
+}
+
+/// Searched positions carry the search's score; the blend mixes it into the targets.
+#[test]
+fn scores_are_recorded_and_blended() {
+    let text = generate_text::<5>(2, 3, selfplay::Shard::WHOLE);
+    let mut data = texel::parse_data::<5>(&text).unwrap();
+    let scored = data.scored();
+    assert!(scored > data.len() / 2, "{scored} of {}", data.len());
+    for line in data_lines(&text) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert!(fields.len() == 3 || fields.len() == 4, "{line}");
+        if let Some(s) = fields.get(3) {
+            let s: i32 = s.parse().unwrap();
+            assert!(s.abs() <= selfplay::SCORE_CLAMP, "{line}");
+        }
+    }
+    let k = 0.01;
+    data.blend(0.0, k);
+    for i in 0..data.len() {
+        let (t, r, s) = (data.targets[i], data.results[i], data.scores[i]);
+        if s.is_nan() {
+            assert_eq!(t, r);
+        } else {
+            assert!((t as f64 - sigmoid(k * s as f64)).abs() < 1e-6);
+        }
+    }
+    data.blend(0.25, k);
+    let i = (0..data.len()).find(|&i| !data.scores[i].is_nan()).unwrap();
+    let want = 0.25 * data.results[i] as f64 + 0.75 * sigmoid(k * data.scores[i] as f64);
+    assert!((data.targets[i] as f64 - want).abs() < 1e-6);
+    data.blend(1.0, k);
+    assert_eq!(data.targets, data.results);
+    // A score out of range is refused with its line.
+    let bad = "x5/x5/x5/x5/x4,1 2 1\tR-0\t0\t99999\n";
+    let err = texel::parse_data::<5>(bad).unwrap_err();
+    assert!(err.starts_with("line 1: score `99999`"), "{err}");
+}
+
+/// Importing PTN games: positions of the games whose end the rules confirm, with their result
+/// and komi; other sizes and games lost on time are counted and skipped.
+#[test]
+fn ptn_games_import_as_data() {
+    use cairn::board::Position;
+    use cairn::notation::ptn_game;
+    use cairn::tune::import::{import_ptn, ImportStats};
+    let komi = std::fs::read_to_string("tests/data/ptn/komi_5x5.ptn").unwrap();
+    let timeout = "[Size \"5\"]\n[Result \"1-0\"]\n\n1. a1 e5 2. c3 c2 1-0\n";
+    let three = "[Size \"3\"]\n[Result \"0-R\"]\n\n1. a1 c3 2. b2 a2 0-R\n";
+    let text = format!("{komi}\n{timeout}\n{three}");
+    let mut out = Vec::new();
+    let mut stats = ImportStats::default();
+    import_ptn::<5>(&text, "test", &mut out, &mut stats).unwrap();
+    assert_eq!(
+        stats,
+        ImportStats {
+            games: 5,
+            used: 3,
+            other_size: 1,
+            no_result: 1,
+            bad: 0,
+            positions: stats.positions,
+        }
+    );
+    let lines = String::from_utf8(out).unwrap();
+    assert_eq!(lines.lines().count(), stats.positions);
+    // Every line is a position of its game, labelled with the game's own result and komi.
+    let games = ptn_game::parse_file(&komi).unwrap();
+    let mut expected = Vec::new();
+    for game in &games {
+        let played = ptn_game::replay::<5>(game).unwrap();
+        let label = game.result.clone().unwrap();
+        let mut pos: Position<5> = played.start.clone();
+        for &mv in &played.moves {
+            if pos.ply() >= 2 && pos.winning_move().is_none() && pos.flat_win_in_one().is_none() {
+                expected.push(format!(
+                    "{}\t{label}\t{}",
+                    tps::to_tps(&pos),
+                    pos.half_komi()
+                ));
+            }
+            pos.make(mv);
+        }
+    }
+    assert_eq!(lines.lines().collect::<Vec<_>>(), expected);
+    assert!(expected.len() > 60);
+    // The lines read back as data.
+    assert_eq!(
+        texel::parse_data::<5>(&lines).unwrap().len(),
+        expected.len()
+    );
+    // Not PTN at all: an error naming the source.
+    let err = import_ptn::<5>("1. a1 {", "file.ptn", &mut Vec::new(), &mut stats).unwrap_err();
+    assert!(err.starts_with("file.ptn: "), "{err}");
+}
+
+/// Bad `cairn tune` arguments are one line on stderr naming the argument, with a non-zero exit.
+#[test]
+fn bad_tune_arguments_are_named() {
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .arg("tune")
+            .args(args)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    for (args, needle) in [
+        (&["--generate", "--shard", "0/4"][..], "--shard"),
+        (&["--generate", "--shard", "5/4"][..], "--shard"),
+        (&["--generate", "--shard", "x"][..], "--shard"),
+        (
+            &["--import", "/nonexistent/cairn.ptn", "--out", "/tmp/x"][..],
+            "--import",
+        ),
+        (&["--import", "tests/data/ptn/komi_5x5.ptn"][..], "--out"),
+        (
+            &["--data", "tests/data/ptn/komi_5x5.ptn", "--lambda", "2"][..],
+            "--lambda",
+        ),
+    ] {
+        let (code, stderr) = run(args);
+        assert_ne!(code, Some(0), "{args:?}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+    }
 }

@@ -22,6 +22,10 @@
 //!   the opponent, and the others by what is on them; capstones next to their critical squares,
 //!   capstone mobility; walls next to the opponent's critical squares or road pieces; empty squares
 //!   next to two or more road pieces of one player (influence);
+//! - the flat game: own flats next to an opponent capstone or stack that can spread onto them
+//!   (exposed), own pieces under own flats and capstones times the open squares around them
+//!   (mobility), and whether the side to move would place on the last empty square if both
+//!   players filled the board (parity);
 //! - a tempo bonus for the side to move.
 //!
 //! [`evaluate`] (the search's, run at every leaf) and [`features`] (the tuner's) share one feature
@@ -71,6 +75,9 @@ pub mod feature {
     pub const RESERVES: usize = 47;
     pub const RACE: usize = 48;
     pub const CAP_CENTER: usize = 49;
+    pub const EXPOSED: usize = 50;
+    pub const MOBILITY: usize = 51;
+    pub const PARITY: usize = 52;
 }
 
 /// Receives the features of a position, one by one.
@@ -278,6 +285,12 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
     let me = pos.side_to_move();
     let sides = [Side::of(pos, me), Side::of(pos, !me)];
     let empty = pos.empty().0;
+    let mut tall = 0u64;
+    for sq in pos.occupied() {
+        if pos.height(sq) > 1 {
+            tall |= 1 << sq.0;
+        }
+    }
     let walls = pos.walls().0;
     let caps = pos.caps().0;
 
@@ -295,6 +308,7 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
         sink.add(RACE, lead);
     }
     sink.add(TEMPO, 1);
+    sink.add(PARITY, (empty.count_ones() & 1) as i32);
     if !pos.is_opening() {
         sink.add(CRIT_MOVER, (sides[0].critical & empty).count_ones() as i32);
         sink.add(CRIT_WAITER, (sides[1].critical & empty).count_ones() as i32);
@@ -303,7 +317,7 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
     for (i, color) in [me, !me].into_iter().enumerate() {
         let sign = 1 - 2 * i as i32;
         let (own, other) = (&sides[i], &sides[1 - i]);
-        side_features::<N, S>(pos, color, own, other, sign, sink);
+        side_features::<N, S>(pos, color, own, other, tall, sign, sink);
     }
 }
 
@@ -314,6 +328,7 @@ fn side_features<const N: usize, S: Sink>(
     color: Color,
     own: &Side,
     other: &Side,
+    tall: u64,
     sign: i32,
     sink: &mut S,
 ) {
@@ -339,7 +354,7 @@ fn side_features<const N: usize, S: Sink>(
     add(CAP_CENTER, (my_caps & !Tables::<N>::RINGS[0]).count_ones());
 
     // Stacks.
-    let mut totals = [0u32; 8];
+    let mut totals = [0u32; 9];
     for sq in Bitboard(own.mine) {
         let height = pos.height(sq) as u32;
         if height == 1 {
@@ -360,6 +375,11 @@ fn side_features<const N: usize, S: Sink>(
         };
         totals[kind] += own_shallow;
         totals[3 + kind] += shallow - own_shallow;
+        if kind != 1 {
+            let bit = 1u64 << sq.0;
+            let open = Geo::<N>::dilate(bit) & !bit & !(walls | caps);
+            totals[8] += own_shallow * open.count_ones();
+        }
         if deep > 0 {
             let own_deep = own_count(pos, sq, color, 0, deep);
             totals[7] += own_deep;
@@ -374,6 +394,12 @@ fn side_features<const N: usize, S: Sink>(
     add(CAPTIVE_CAP, totals[5]);
     add(HARD_CAP, totals[6]);
     add(SUPPORT_DEEP, totals[7]);
+    add(MOBILITY, totals[8]);
+    let movers = other.mine & (caps | tall);
+    add(
+        EXPOSED,
+        (own.mine & !walls & !caps & Geo::<N>::dilate(movers)).count_ones(),
+    );
 
     // Road groups.
     let road = own.road;

@@ -1,11 +1,13 @@
 //! `cairn tune`: self-play data generation and Texel tuning of the evaluation weights.
 //!
 //! - `--generate` plays games in-process ([`selfplay`]) and writes their positions with the game
-//!   results to a data file;
-//! - `--data` fits the weights of one board size to such a file ([`texel`]), printing the loss of
+//!   results and search scores to a data file; `--shard I/N` plays one part of such a run;
+//! - `--import` turns the games of PTN files into data lines ([`import`]);
+//! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
 //!   each round, and with `--write` overwrites that size's params file
 //!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header.
 
+pub mod import;
 pub mod selfplay;
 pub mod texel;
 
@@ -18,12 +20,23 @@ use std::time::Instant;
 #[command(after_help = "Examples:\n  \
     nice -n 10 cairn tune --generate --size 6 --games 2000 --nodes 3000 --out target/tune-s6.txt\n  \
     cairn tune --data target/tune-s6.txt --size 6 --rounds 5\n  \
-    cairn tune --data target/tune-s6.txt --size 6 --rounds 8 --steps 200 --write\n\n\
-    Data lines are <TPS><TAB><result><TAB><half komi>; # starts a comment.")]
+    cairn tune --generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
+    --out s6-part03.txt\n  \
+    cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
+    cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
+    --steps 200 --write\n\n\
+    Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
+    The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
 pub struct TuneArgs {
     /// Play self-play games and write their positions (instead of tuning).
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
+    /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
+    #[arg(long, value_delimiter = ',', conflicts_with = "data")]
+    pub import: Vec<PathBuf>,
+    /// Play only part I of N of the games (--generate), for a batch system's array job.
+    #[arg(long, value_parser = selfplay::Shard::parse)]
+    pub shard: Option<selfplay::Shard>,
     /// Board size (3-8).
     #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
     pub size: u8,
@@ -42,9 +55,12 @@ pub struct TuneArgs {
     /// Data file to write (--generate); default `target/tune-s<size>.txt`.
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Data file to tune on.
-    #[arg(long)]
-    pub data: Option<PathBuf>,
+    /// Data files to tune on, comma-separated (each file's last --holdout share validates).
+    #[arg(long, value_delimiter = ',')]
+    pub data: Vec<PathBuf>,
+    /// Weight of the game result in the target; the rest is the recorded search score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
     /// Tuning rounds; the loss is printed after each.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
@@ -76,6 +92,8 @@ pub fn run(args: TuneArgs) -> i32 {
     let size = args.size as usize;
     let outcome = if args.generate {
         crate::with_size!(size, |N| generate::<N>(&args), else unreachable!())
+    } else if !args.import.is_empty() {
+        crate::with_size!(size, |N| import::<N>(&args), else unreachable!())
     } else {
         crate::with_size!(size, |N| tune::<N>(&args), else unreachable!())
     };
@@ -101,6 +119,7 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         half_komi: args.half_komi,
         seed: args.seed,
         max_plies: 400,
+        shard: args.shard.unwrap_or(selfplay::Shard::WHOLE),
     };
     let started = Instant::now();
     let summary = selfplay::generate::<N>(&settings, &mut std::io::BufWriter::new(file))
@@ -122,12 +141,54 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let path = args
-        .data
-        .as_ref()
-        .ok_or("give --data FILE to tune on (or --generate to make one)")?;
+        .out
+        .clone()
+        .ok_or("--import needs --out FILE for the data lines")?;
     let name = path.display();
+    // Read every input first, so that a missing one fails before anything is written.
+    let texts = args
+        .import
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("--import {}: {e}", p.display())))
+        .collect::<Result<Vec<String>, String>>()?;
+    let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    let mut stats = import::ImportStats::default();
+    for (p, text) in args.import.iter().zip(&texts) {
+        let source = p.display().to_string();
+        import::import_ptn::<N>(text, &source, &mut out, &mut stats)?;
+        eprintln!("tune: {source}: {} games so far", stats.games);
+    }
+    use std::io::Write;
+    out.flush().map_err(|e| format!("--out {name}: {e}"))?;
+    println!(
+        "{} games: {} used, {} of another size, {} without a result on the board, {} not \
+         replayable; {} positions -> {name}",
+        stats.games, stats.used, stats.other_size, stats.no_result, stats.bad, stats.positions
+    );
+    if stats.used == 0 {
+        return Err(format!(
+            "--import: no {N}x{N} game with a result on the board"
+        ));
+    }
+    Ok(())
+}
+
+fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    if args.data.is_empty() {
+        return Err("give --data FILE to tune on (or --generate to make one)".to_string());
+    }
+    let name = args
+        .data
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
+    }
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
     }
@@ -147,8 +208,22 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 .ok_or_else(|| format!("--freeze {f}: no such feature (see src/eval/params)"))
         })
         .collect::<Result<Vec<usize>, String>>()?;
-    let text = std::fs::read_to_string(path).map_err(|e| format!("--data {name}: {e}"))?;
-    let mut train = texel::parse_data::<N>(&text).map_err(|e| format!("--data {name}: {e}"))?;
+    let mut train = texel::Dataset::default();
+    let mut valid = texel::Dataset::default();
+    for path in &args.data {
+        let file = path.display();
+        let started = Instant::now();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let mut part = texel::parse_data::<N>(&text).map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!(
+            "tune: {file}: {} positions ({} with a score) in {:.1} s",
+            part.len(),
+            part.scored(),
+            started.elapsed().as_secs_f64()
+        );
+        valid.append(part.split_off_tail(args.holdout));
+        train.append(part);
+    }
     if train.len() < 10 {
         return Err(format!(
             "--data {name}: {} positions; need at least 10",
@@ -157,9 +232,11 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     }
     let draw_share = train.draw_share();
     let summary = train.summary.clone();
-    let valid = train.split_off_tail(args.holdout);
     let start = texel::to_model(WEIGHTS[N]);
+    // K is fitted to the results alone; the scores are then read on that scale.
     let k = texel::fit_k(&train, &start);
+    train.blend(args.lambda, k);
+    valid.blend(args.lambda, k);
     let loss = |data: &texel::Dataset, w: &[f64; texel::INPUTS]| {
         if data.is_empty() {
             f64::NAN
@@ -169,12 +246,14 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     };
     let (first, first_valid) = (loss(&train, &start), loss(&valid, &start));
     println!(
-        "{} positions ({} training, {} validation), {:.1}% from drawn games; K = {k:.6}; \
-         loss {first:.6}, validation {first_valid:.6}",
+        "{} positions ({} training, {} validation), {:.1}% from drawn games, {} with a score; \
+         K = {k:.6}; lambda {}; loss {first:.6}, validation {first_valid:.6}",
         train.len() + valid.len(),
         train.len(),
         valid.len(),
-        100.0 * draw_share
+        100.0 * draw_share,
+        train.scored() + valid.scored(),
+        args.lambda
     );
     let mut trainer = texel::Trainer::new(start, k, args.rate);
     trainer.l2 = args.l2;
@@ -227,13 +306,24 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             ),
             None => "games not recorded".to_string(),
         };
-        let file_name = Path::new(path)
-            .file_name()
-            .map_or_else(|| name.to_string(), |f| f.to_string_lossy().into_owned());
+        let file_name = args
+            .data
+            .iter()
+            .map(|p| {
+                Path::new(p).file_name().map_or_else(
+                    || p.display().to_string(),
+                    |f| f.to_string_lossy().into_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
         let mut header = vec![
-            "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to self-play"
+            "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results"
                 .to_string(),
-            "results); generated, do not edit by hand.".to_string(),
+            format!(
+                "blended with search scores, lambda {}); generated, do not edit by hand.",
+                args.lambda
+            ),
             String::new(),
             format!(
                 "Data: {file_name} ({}):",

@@ -2,20 +2,75 @@
 //! random two-ply starts with a few random moves early on, written as one position per line.
 //!
 //! A data file holds `#` comment lines (the settings at the top, a `# games=...` summary at the
-//! end) and lines `<TPS><TAB><result><TAB><half komi>`, the result being the game's PTN result
-//! (`R-0`, `0-R`, `F-0`, `0-F`, `1/2-1/2`; a game stopped at the ply limit counts as a draw).
+//! end) and lines `<TPS><TAB><result><TAB><half komi>[<TAB><score>]`, the result being the game's
+//! PTN result (`R-0`, `0-R`, `F-0`, `0-F`, `1/2-1/2`; a game stopped at the ply limit counts as a
+//! draw) and the score the search gave the position, in centiflats for the side to move (proven
+//! results clamped to ±[`SCORE_CLAMP`]; no score where the move was chosen at random).
 //! Positions where the side to move has a road or a flat win in one are left out: their outcome
 //! is the search's business and would only add noise.
+//!
+//! Games are numbered from 0; game `g` depends only on the seed and `g`, and the games are
+//! written in number order whatever the thread count. So a run can be split into shards
+//! ([`Shard`]): shard `i` of `n` plays a contiguous range of the numbers, and the data lines of
+//! shards `1/n .. n/n` concatenated in order are exactly the data lines of the whole run.
 
 use crate::board::{GameResult, Position};
 use crate::notation::tps;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
 use rayon::prelude::*;
+use std::collections::BTreeMap;
 use std::io::Write;
+use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::Instant;
+
+/// Search scores beyond this (proven results) are written as this, in centiflats.
+pub const SCORE_CLAMP: i32 = 3000;
+
+/// One part of a generation run: part `index` (0-based) of `count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, from 0.
+    pub index: usize,
+    /// How many parts the run is split into.
+    pub count: usize,
+}
+
+impl Shard {
+    /// The whole run.
+    pub const WHOLE: Shard = Shard { index: 0, count: 1 };
+
+    /// Reads `I/N` (1-based `I`, as a batch system's array index plus one).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let bad = || format!("`{text}`: expected I/N with 1 <= I <= N, such as 3/16");
+        let (i, n) = text.split_once('/').ok_or_else(bad)?;
+        let (i, n): (usize, usize) = (
+            i.trim().parse().map_err(|_| bad())?,
+            n.trim().parse().map_err(|_| bad())?,
+        );
+        if n == 0 || i == 0 || i > n {
+            return Err(bad());
+        }
+        Ok(Shard {
+            index: i - 1,
+            count: n,
+        })
+    }
+
+    /// The game numbers of this shard out of `games`.
+    pub fn games(&self, games: usize) -> Range<usize> {
+        let at = |k: usize| (games as u128 * k as u128 / self.count as u128) as usize;
+        at(self.index)..at(self.index + 1)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
+}
 
 /// How to generate.
 #[derive(Clone, Debug)]
@@ -30,6 +85,8 @@ pub struct Settings {
     pub seed: u64,
     /// Plies after which an unfinished game is stopped (and counted as a draw).
     pub max_plies: u32,
+    /// The part of the run to play.
+    pub shard: Shard,
 }
 
 /// What a generation run produced.
@@ -54,6 +111,36 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Counts one game with its result (`None`: stopped unfinished) and `positions` data lines.
+    pub fn add(&mut self, result: Option<GameResult>, positions: usize) {
+        self.games += 1;
+        self.positions += positions;
+        match result {
+            Some(GameResult::Road(c) | GameResult::Flats(c)) => match c {
+                crate::board::Color::White => self.white += 1,
+                crate::board::Color::Black => self.black += 1,
+            },
+            _ => self.draws += 1,
+        }
+        match result {
+            Some(GameResult::Road(_)) => self.roads += 1,
+            Some(_) => self.flats += 1,
+            None => self.unfinished += 1,
+        }
+    }
+
+    /// Adds up the counts of two summaries (of shards, say).
+    pub fn merge(&mut self, other: &Summary) {
+        self.games += other.games;
+        self.white += other.white;
+        self.black += other.black;
+        self.draws += other.draws;
+        self.roads += other.roads;
+        self.flats += other.flats;
+        self.unfinished += other.unfinished;
+        self.positions += other.positions;
+    }
+
     /// The share of drawn games.
     pub fn draw_rate(&self) -> f64 {
         self.draws as f64 / self.games.max(1) as f64
@@ -99,61 +186,72 @@ impl Summary {
     }
 }
 
-/// Plays the games (in parallel on rayon's threads) and writes their positions to `out`, with
-/// progress on stderr.
+/// Plays the shard's games (in parallel on rayon's threads) and writes their positions to `out`
+/// in game order, with progress on stderr.
 pub fn generate<const N: usize>(
     settings: &Settings,
     out: &mut (dyn Write + Send),
 ) -> std::io::Result<Summary> {
+    let shard = if settings.shard == Shard::WHOLE {
+        String::new()
+    } else {
+        format!(", shard {}", settings.shard)
+    };
     writeln!(
         out,
-        "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}",
+        "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}{shard}",
         settings.half_komi, settings.games, settings.nodes, settings.seed
     )?;
+    let range = settings.shard.games(settings.games);
+    let total = range.len();
     let started = Instant::now();
     let done = AtomicUsize::new(0);
-    let shared = Mutex::new((Summary::default(), out, Ok(())));
-    (0..settings.games).into_par_iter().for_each_init(
+    // Finished games wait in `pending` until every lower number has been written.
+    struct Output<'a> {
+        summary: Summary,
+        out: &'a mut (dyn Write + Send),
+        status: std::io::Result<()>,
+        next: usize,
+        pending: BTreeMap<usize, Vec<String>>,
+    }
+    let shared = Mutex::new(Output {
+        summary: Summary::default(),
+        out,
+        status: Ok(()),
+        next: range.start,
+        pending: BTreeMap::new(),
+    });
+    range.clone().into_par_iter().for_each_init(
         || TranspositionTable::new(4),
         |tt, game| {
             let (result, lines) = play::<N>(settings, game as u64, tt);
             let mut guard = shared.lock().expect("data lock");
-            let (summary, out, status) = &mut *guard;
-            summary.games += 1;
-            summary.positions += lines.len();
-            match result {
-                Some(GameResult::Road(c)) | Some(GameResult::Flats(c)) => match c {
-                    crate::board::Color::White => summary.white += 1,
-                    crate::board::Color::Black => summary.black += 1,
-                },
-                _ => summary.draws += 1,
-            }
-            match result {
-                Some(GameResult::Road(_)) => summary.roads += 1,
-                Some(_) => summary.flats += 1,
-                None => summary.unfinished += 1,
-            }
-            if status.is_ok() {
-                *status = lines.iter().try_for_each(|l| writeln!(out, "{l}"));
+            let o = &mut *guard;
+            o.summary.add(result, lines.len());
+            o.pending.insert(game, lines);
+            while let Some(lines) = o.pending.remove(&o.next) {
+                if o.status.is_ok() {
+                    o.status = lines.iter().try_for_each(|l| writeln!(o.out, "{l}"));
+                }
+                o.next += 1;
             }
             let n = done.fetch_add(1, Relaxed) + 1;
-            if n % 50 == 0 || n == settings.games {
+            if n % 50 == 0 || n == total {
                 let secs = started.elapsed().as_secs_f64();
                 eprintln!(
-                    "tune: {n}/{} games, {} positions, draws {:.1}%, {:.1} games/min",
-                    settings.games,
-                    summary.positions,
-                    100.0 * summary.draw_rate(),
+                    "tune: {n}/{total} games, {} positions, draws {:.1}%, {:.1} games/min",
+                    o.summary.positions,
+                    100.0 * o.summary.draw_rate(),
                     n as f64 * 60.0 / secs.max(1e-9)
                 );
             }
         },
     );
-    let (summary, out, status) = shared.into_inner().expect("data lock");
-    status?;
-    writeln!(out, "{}", summary.comment())?;
-    out.flush()?;
-    Ok(summary)
+    let o = shared.into_inner().expect("data lock");
+    o.status?;
+    writeln!(o.out, "{}", o.summary.comment())?;
+    o.out.flush()?;
+    Ok(o.summary)
 }
 
 /// Plays game number `game`: its result (`None` if stopped at the ply limit) and its data lines.
@@ -176,20 +274,22 @@ fn play<const N: usize>(
     let stop = AtomicBool::new(false);
     while pos.result().is_none() && pos.ply() < settings.max_plies {
         let random = pos.ply() < 2 || (pos.ply() < 10 && rng.below(10) == 0);
-        if !pos.is_opening() && pos.winning_move().is_none() && pos.flat_win_in_one().is_none() {
-            kept.push(tps::to_tps(&pos));
-        }
-        let mv = if random {
+        let keep =
+            !pos.is_opening() && pos.winning_move().is_none() && pos.flat_win_in_one().is_none();
+        let (mv, score) = if random {
             let moves = pos.legal_moves();
-            moves[rng.below(moves.len())]
+            (moves[rng.below(moves.len())], None)
         } else {
             stop.store(false, Relaxed);
             let found = search::search(&pos, &history, &limits, &config, tt, &stop, &|_| {});
             match found.best {
-                Some(mv) => mv,
-                None => pos.legal_moves()[0],
+                Some(mv) => (mv, Some(found.score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP))),
+                None => (pos.legal_moves()[0], None),
             }
         };
+        if keep {
+            kept.push((tps::to_tps(&pos), score));
+        }
         pos.make(mv);
         history.push((pos.hash(), mv.is_placement()));
     }
@@ -197,7 +297,10 @@ fn play<const N: usize>(
     let label = result.map_or("1/2-1/2", GameResult::ptn);
     let lines = kept
         .into_iter()
-        .map(|t| format!("{t}\t{label}\t{}", settings.half_komi))
+        .map(|(t, score)| match score {
+            Some(s) => format!("{t}\t{label}\t{}\t{s}", settings.half_komi),
+            None => format!("{t}\t{label}\t{}", settings.half_komi),
+        })
         .collect();
     (result, lines)
 }

@@ -3,8 +3,11 @@
 //! Every position is turned into its phase-split features once ([`crate::eval::Features::split`]),
 //! so the model is linear: `eval = w · x`. First the scale `K` is fitted with the weights fixed
 //! (a golden-section search on `log K`), then the weights by full-batch Adam on the mean squared
-//! error between the prediction and the result (1 win, ½ draw, 0 loss for the side to move). The
-//! gradient is summed over the positions in parallel (rayon).
+//! error between the prediction and the target. The target is the game result (1 win, ½ draw,
+//! 0 loss for the side to move), or a blend `λ · result + (1 − λ) · sigmoid(K · score)` with the
+//! search score recorded beside the position ([`Dataset::blend`]): the result says who won, the
+//! deeper search's score says what the position was worth when it was played. The gradient is
+//! summed over the positions in parallel (rayon).
 
 use super::selfplay::Summary;
 use crate::board::Color;
@@ -21,8 +24,13 @@ pub const INPUTS: usize = 2 * NF;
 pub struct Dataset {
     /// Phase-split features, one row per position.
     pub rows: Vec<[f32; INPUTS]>,
-    /// Result for the side to move: 1 win, 0.5 draw, 0 loss.
+    /// What the model is fitted to, for the side to move (the result unless [`Dataset::blend`]
+    /// mixed in the scores).
     pub targets: Vec<f32>,
+    /// The game result for the side to move: 1 win, 0.5 draw, 0 loss.
+    pub results: Vec<f32>,
+    /// The search score for the side to move in centiflats, NaN where none was recorded.
+    pub scores: Vec<f32>,
     /// The game summary line of the file, if it had one.
     pub summary: Option<Summary>,
     /// How the games were generated (the file's `# cairn tune data:` line), if it says.
@@ -42,7 +50,12 @@ impl Dataset {
 
     /// The share of positions from drawn games.
     pub fn draw_share(&self) -> f64 {
-        self.targets.iter().filter(|&&t| t == 0.5).count() as f64 / self.len().max(1) as f64
+        self.results.iter().filter(|&&t| t == 0.5).count() as f64 / self.len().max(1) as f64
+    }
+
+    /// The number of positions with a search score.
+    pub fn scored(&self) -> usize {
+        self.scores.iter().filter(|s| !s.is_nan()).count()
     }
 
     /// The last `share` of the positions, split off (for validation).
@@ -51,57 +64,142 @@ impl Dataset {
         Dataset {
             rows: self.rows.split_off(at),
             targets: self.targets.split_off(at),
+            results: self.results.split_off(at),
+            scores: self.scores.split_off(at),
             summary: None,
             origin: None,
         }
     }
+
+    /// Appends the positions of `other`; the summaries are added up, the origins joined.
+    pub fn append(&mut self, mut other: Dataset) {
+        self.rows.append(&mut other.rows);
+        self.targets.append(&mut other.targets);
+        self.results.append(&mut other.results);
+        self.scores.append(&mut other.scores);
+        self.summary = match (self.summary.take(), other.summary) {
+            (Some(mut a), Some(b)) => {
+                a.merge(&b);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
+        self.origin = match (self.origin.take(), other.origin) {
+            (Some(a), Some(b)) if a != b => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        };
+    }
+
+    /// Sets the targets to `λ · result + (1 − λ) · sigmoid(k · score)` where a score was
+    /// recorded, and to the result elsewhere. `λ = 1` gives the plain results.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for ((t, &r), &s) in self.targets.iter_mut().zip(&self.results).zip(&self.scores) {
+            *t = if s.is_nan() {
+                r
+            } else {
+                (lambda * r as f64 + (1.0 - lambda) * sigmoid(k * s as f64)) as f32
+            };
+        }
+    }
 }
 
-/// Reads a data file of size `N` (see [`super::selfplay`]); errors name the line.
+/// One data line, read: the model inputs, the result and the score for the side to move.
+type Parsed = ([f32; INPUTS], f32, f32);
+
+/// Reads one data line (not a comment).
+fn parse_line<const N: usize>(line: &str) -> Result<Parsed, String> {
+    let fields: Vec<&str> = line.split('\t').collect();
+    let (text_tps, result, komi, score) = match fields[..] {
+        [t, r, k] => (t, r, k, None),
+        [t, r, k, s] => (t, r, k, Some(s)),
+        _ => {
+            return Err(format!(
+                "expected <TPS><TAB><result><TAB><half komi>[<TAB><score>], found {} field(s)",
+                fields.len()
+            ))
+        }
+    };
+    let mut pos = tps::parse::<N>(text_tps).map_err(|e| format!("TPS `{text_tps}`: {e}"))?;
+    let white = match result {
+        "R-0" | "F-0" => 1.0,
+        "0-R" | "0-F" => 0.0,
+        "1/2-1/2" => 0.5,
+        _ => {
+            return Err(format!(
+                "result `{result}`: expected R-0, 0-R, F-0, 0-F or 1/2-1/2"
+            ))
+        }
+    };
+    let half_komi: i8 = komi
+        .parse()
+        .map_err(|_| format!("half komi `{komi}`: not a number from -128 to 127"))?;
+    let score = match score {
+        None => f32::NAN,
+        Some(s) => match s.parse::<i32>() {
+            Ok(v) if v.abs() <= super::selfplay::SCORE_CLAMP => v as f32,
+            _ => {
+                return Err(format!(
+                    "score `{s}`: expected centiflats from -{0} to {0}",
+                    super::selfplay::SCORE_CLAMP
+                ))
+            }
+        },
+    };
+    pos.set_half_komi(half_komi);
+    let result = match pos.side_to_move() {
+        Color::White => white,
+        Color::Black => 1.0 - white,
+    };
+    Ok((features(&pos).split(), result, score))
+}
+
+/// Reads a data file of size `N` (see [`super::selfplay`]), in parallel; errors name the line.
 pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
     let mut data = Dataset::default();
+    let mut lines = Vec::new();
     for (i, raw) in text.lines().enumerate() {
         let line = raw.trim_end_matches('\r');
         if let Some(summary) = Summary::parse(line) {
-            data.summary = Some(summary);
+            match &mut data.summary {
+                Some(s) => s.merge(&summary),
+                None => data.summary = Some(summary),
+            }
             continue;
         }
         if let Some(origin) = line.strip_prefix("# cairn tune data: ") {
-            data.origin = Some(origin.to_string());
+            // Shards of one run repeat the settings with their own shard number.
+            let origin = origin
+                .split(", shard ")
+                .next()
+                .unwrap_or(origin)
+                .to_string();
+            if data
+                .origin
+                .as_ref()
+                .is_none_or(|o| !o.split("; ").any(|known| known == origin))
+            {
+                data.origin = Some(match data.origin.take() {
+                    Some(o) => format!("{o}; {origin}"),
+                    None => origin,
+                });
+            }
             continue;
         }
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
-        let bad = |what: String| format!("line {}: {what}", i + 1);
-        let fields: Vec<&str> = line.split('\t').collect();
-        let [text_tps, result, komi] = fields[..] else {
-            return Err(bad(format!(
-                "expected <TPS><TAB><result><TAB><half komi>, found {} field(s)",
-                fields.len()
-            )));
-        };
-        let mut pos =
-            tps::parse::<N>(text_tps).map_err(|e| bad(format!("TPS `{text_tps}`: {e}")))?;
-        let white = match result {
-            "R-0" | "F-0" => 1.0,
-            "0-R" | "0-F" => 0.0,
-            "1/2-1/2" => 0.5,
-            _ => {
-                return Err(bad(format!(
-                    "result `{result}`: expected R-0, 0-R, F-0, 0-F or 1/2-1/2"
-                )))
-            }
-        };
-        let half_komi: i8 = komi
-            .parse()
-            .map_err(|_| bad(format!("half komi `{komi}`: not a number from -128 to 127")))?;
-        pos.set_half_komi(half_komi);
-        data.rows.push(features(&pos).split());
-        data.targets.push(match pos.side_to_move() {
-            Color::White => white,
-            Color::Black => 1.0 - white,
-        });
+        lines.push((i, line));
+    }
+    let parsed: Vec<Parsed> = lines
+        .par_iter()
+        .map(|&(i, line)| parse_line::<N>(line).map_err(|e| format!("line {}: {e}", i + 1)))
+        .collect::<Result<_, String>>()?;
+    data.rows.reserve(parsed.len());
+    for (row, result, score) in parsed {
+        data.rows.push(row);
+        data.results.push(result);
+        data.targets.push(result);
+        data.scores.push(score);
     }
     Ok(data)
 }

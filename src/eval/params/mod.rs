@@ -13,7 +13,7 @@ mod s7;
 mod s8;
 
 /// The number of features.
-pub const NF: usize = 50;
+pub const NF: usize = 53;
 
 /// The weights of one board size: `[opening, end]` per feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +71,9 @@ pub const NAMES: [&str; NF] = [
     "reserves",
     "race",
     "cap_center",
+    "exposed",
+    "mobility",
+    "parity",
 ];
 
 /// Weights for sizes 3..=8, indexed by size (0..=2 repeat 3x3).

@@ -58,4 +58,7 @@ pub const WEIGHTS: Weights = Weights([
     [0, 0],     // reserves
     [0, 20],    // race
     [10, 10],   // cap_center
+    [0, 0],     // exposed
+    [0, 0],     // mobility
+    [0, 0],     // parity
 ]);

@@ -74,4 +74,7 @@ pub const WEIGHTS: Weights = Weights([
     [-74, -53], // reserves
     [16, 62],   // race
     [74, 3],    // cap_center
+    [0, 0],     // exposed
+    [0, 0],     // mobility
+    [0, 0],     // parity
 ]);
