@@ -155,9 +155,17 @@ fn features_of_stacks() {
     assert_eq!(value(text, MOBILITY), 2);
     // Black's a1 flat is next to White's stack on b1; White's b1 is not next to the black cap.
     assert_eq!(value(text, EXPOSED), -1);
-    // 21 empty squares: White, to move, would place on the last one.
-    assert_eq!(value(text, PARITY), 1);
-    assert_eq!(value("x5/x5/x5/x5/2,121,1S,12C,1 2 5", PARITY), 0);
+    // Parity counts only with 10 or fewer empty squares on 5x5. With 9, the side to move
+    // would place on the last one; with 8, the other player would.
+    assert_eq!(value(text, PARITY), 0);
+    assert_eq!(
+        value("1,2,1,2,1/2,1,2,1,2/x5/x4,1/2,121,1S,12C,x 2 12", PARITY),
+        1
+    );
+    assert_eq!(
+        value("1,2,1,2,1/2,1,2,1,2/x5/x3,2,1/2,121,1S,12C,x 1 13", PARITY),
+        0
+    );
     // Black to move: a1 black stack 1,2,1,2,1,2 on 4x4 (carry 4): three within reach (1,2,1),
     // two deeper (1,2).
     let text = "x4/x4/x4/121212,x3 2 9";

@@ -24,8 +24,8 @@
 //!   next to two or more road pieces of one player (influence);
 //! - the flat game: own flats next to an opponent capstone or stack that can spread onto them
 //!   (exposed), own pieces under own flats and capstones times the open squares around them
-//!   (mobility), and whether the side to move would place on the last empty square if both
-//!   players filled the board (parity);
+//!   (mobility), and, with two rows' worth of empty squares or fewer, whether the side to move
+//!   would place on the last one if both players filled the board (parity);
 //! - a tempo bonus for the side to move.
 //!
 //! [`evaluate`] (the search's, run at every leaf) and [`features`] (the tuner's) share one feature
@@ -308,7 +308,9 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
         sink.add(RACE, lead);
     }
     sink.add(TEMPO, 1);
-    sink.add(PARITY, (empty.count_ones() & 1) as i32);
+    if empty.count_ones() as usize <= 2 * N {
+        sink.add(PARITY, (empty.count_ones() & 1) as i32);
+    }
     if !pos.is_opening() {
         sink.add(CRIT_MOVER, (sides[0].critical & empty).count_ones() as i32);
         sink.add(CRIT_WAITER, (sides[1].critical & empty).count_ones() as i32);

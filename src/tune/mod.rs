@@ -61,6 +61,10 @@ pub struct TuneArgs {
     /// Weight of the game result in the target; the rest is the recorded search score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// The logistic scale K, fixed (default: fitted to the data with the current weights).
+    /// Fixing it keeps the evaluation on the scale the search's margins were set for.
+    #[arg(long)]
+    pub k: Option<f64>,
     /// Tuning rounds; the loss is printed after each.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
@@ -234,7 +238,11 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let summary = train.summary.clone();
     let start = texel::to_model(WEIGHTS[N]);
     // K is fitted to the results alone; the scores are then read on that scale.
-    let k = texel::fit_k(&train, &start);
+    let k = match args.k {
+        Some(k) if k > 0.0 && k.is_finite() => k,
+        Some(k) => return Err(format!("--k {k}: must be positive")),
+        None => texel::fit_k(&train, &start),
+    };
     train.blend(args.lambda, k);
     valid.blend(args.lambda, k);
     let loss = |data: &texel::Dataset, w: &[f64; texel::INPUTS]| {

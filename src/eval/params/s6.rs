@@ -1,80 +1,80 @@
 //! 6x6 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to self-play
-//! results); generated, do not edit by hand.
+//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! blended with search scores, lambda 1); generated, do not edit by hand.
 //!
-//! Data: tune-s6.txt (size 6, half komi 4, 2000 games, 2500 nodes per move, seed 1):
-//! 2000 games (4.9% drawn: 889 white, 1014 black, 97 draws; 1189 roads, 810 flats);
-//! 170530 positions (153477 training, 17053 validation), 6.7% of them from drawn games.
-//! K = 0.002626; 10 rounds of 50 Adam steps (rate 1, l2 0.00000001); training loss per round:
-//! - round 1: 0.179530 -> 0.158322 (validation 0.159883)
-//! - round 2: 0.158322 -> 0.156112 (validation 0.157988)
-//! - round 3: 0.156112 -> 0.155550 (validation 0.157674)
-//! - round 4: 0.155550 -> 0.155349 (validation 0.157621)
-//! - round 5: 0.155349 -> 0.155267 (validation 0.157634)
-//! - round 6: 0.155267 -> 0.155229 (validation 0.157657)
-//! - round 7: 0.155229 -> 0.155209 (validation 0.157669)
-//! - round 8: 0.155209 -> 0.155196 (validation 0.157668)
-//! - round 9: 0.155196 -> 0.155187 (validation 0.157658)
-//! - round 10: 0.155187 -> 0.155180 (validation 0.157643)
+//! Data: imp-base-vs-tiltak.txt, imp-tiltak-self-a.txt (settings not recorded):
+//! games not recorded;
+//! 78839 positions (70956 training, 7883 validation), 6.7% of them from drawn games.
+//! K = 0.002600; 10 rounds of 100 Adam steps (rate 1, l2 0, frozen: none); training loss per round:
+//! - round 1: 0.231216 -> 0.155253 (validation 0.150221)
+//! - round 2: 0.155253 -> 0.153264 (validation 0.148596)
+//! - round 3: 0.153264 -> 0.152415 (validation 0.148167)
+//! - round 4: 0.152415 -> 0.151872 (validation 0.148051)
+//! - round 5: 0.151872 -> 0.151483 (validation 0.148011)
+//! - round 6: 0.151483 -> 0.151188 (validation 0.147987)
+//! - round 7: 0.151188 -> 0.150956 (validation 0.147968)
+//! - round 8: 0.150956 -> 0.150772 (validation 0.147954)
+//! - round 9: 0.150772 -> 0.150624 (validation 0.147949)
+//! - round 10: 0.150624 -> 0.150504 (validation 0.147952)
 //!
-//! Kept round 4: loss 0.179530 -> 0.155346 (rounded weights), validation 0.182716 -> 0.157624.
+//! Kept round 9: loss 0.231216 -> 0.150625 (rounded weights), validation 0.228463 -> 0.148042.
 
 use super::Weights;
 
 /// The 6x6 weights.
 pub const WEIGHTS: Weights = Weights([
-    [37, 91],   // flat
-    [88, 65],   // wall
-    [35, 83],   // cap
-    [68, 66],   // support_flat
-    [92, 76],   // support_wall
-    [96, 110],  // support_cap
-    [-68, -30], // captive_flat
-    [46, -33],  // captive_wall
-    [2, -12],   // captive_cap
-    [10, 22],   // center_0
-    [47, 38],   // center_1
-    [75, 36],   // center_2
-    [12, 12],   // center_3
-    [0, 0],     // span_0
-    [-19, 15],  // span_1
-    [0, 39],    // span_2
-    [33, 15],   // span_3
-    [49, 38],   // span_4
-    [96, 70],   // span_5
-    [0, 0],     // span_6
-    [0, 0],     // span_7
-    [0, 0],     // span_8
-    [-37, 24],  // line_0
-    [3, 38],    // line_1
-    [50, 12],   // line_2
-    [25, 42],   // line_3
-    [56, 53],   // line_4
-    [43, 51],   // line_5
-    [0, 0],     // line_6
-    [0, 0],     // line_7
-    [0, 0],     // line_8
-    [117, 123], // tempo
-    [14, 15],   // hard_cap
-    [23, 42],   // support_deep
-    [-58, -31], // captive_deep
-    [-15, 9],   // groups
-    [-5, 22],   // span_minor
-    [50, 50],   // crit_mover
-    [-60, -48], // crit_waiter
-    [21, 23],   // crit_capturable
-    [-14, -17], // crit_own_wall
-    [-28, -29], // crit_blocked
-    [28, 27],   // cap_reach
-    [8, 22],    // cap_mobility
-    [6, 8],     // wall_block
-    [26, 43],   // wall_near
-    [25, 1],    // influence
-    [-74, -53], // reserves
-    [16, 62],   // race
-    [74, 3],    // cap_center
-    [0, 0],     // exposed
-    [0, 0],     // mobility
-    [0, 0],     // parity
+    [64, 124],    // flat
+    [-1, 18],     // wall
+    [-77, 56],    // cap
+    [-166, 21],   // support_flat
+    [183, 175],   // support_wall
+    [-18, 95],    // support_cap
+    [-91, -86],   // captive_flat
+    [194, -57],   // captive_wall
+    [77, -36],    // captive_cap
+    [146, 43],    // center_0
+    [176, 23],    // center_1
+    [148, 48],    // center_2
+    [12, 12],     // center_3
+    [0, 0],       // span_0
+    [-28, 56],    // span_1
+    [-49, 51],    // span_2
+    [-16, 37],    // span_3
+    [87, -25],    // span_4
+    [225, -38],   // span_5
+    [0, 0],       // span_6
+    [0, 0],       // span_7
+    [0, 0],       // span_8
+    [-24, 77],    // line_0
+    [-62, 36],    // line_1
+    [-141, 41],   // line_2
+    [-29, -26],   // line_3
+    [-58, -3],    // line_4
+    [-6, -26],    // line_5
+    [0, 0],       // line_6
+    [0, 0],       // line_7
+    [0, 0],       // line_8
+    [170, 199],   // tempo
+    [40, 336],    // hard_cap
+    [228, 75],    // support_deep
+    [-168, -44],  // captive_deep
+    [41, -83],    // groups
+    [42, -17],    // span_minor
+    [50, 50],     // crit_mover
+    [71, -147],   // crit_waiter
+    [-31, 40],    // crit_capturable
+    [92, -34],    // crit_own_wall
+    [-24, 16],    // crit_blocked
+    [-135, 178],  // cap_reach
+    [-13, 80],    // cap_mobility
+    [-1, 7],      // wall_block
+    [-64, 13],    // wall_near
+    [-27, 14],    // influence
+    [-118, -126], // reserves
+    [77, -5],     // race
+    [243, -28],   // cap_center
+    [-59, -5],    // exposed
+    [66, 49],     // mobility
+    [-18, 24],    // parity
 ]);
