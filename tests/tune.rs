@@ -361,3 +361,57 @@ fn bad_tune_arguments_are_named() {
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
+
+/// `cairn tune --import` writes a header naming the files, then the positions, and reports the
+/// games it used.
+#[test]
+fn import_from_the_command_line() {
+    let out_path = std::env::temp_dir().join(format!("cairn-import-{}.txt", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "tune",
+            "--size",
+            "5",
+            "--import",
+            "tests/data/ptn/komi_5x5.ptn",
+            "--out",
+        ])
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("3 games: 3 used, 0 of another size"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&out_path).unwrap();
+    std::fs::remove_file(&out_path).unwrap();
+    assert_eq!(
+        text.lines().next(),
+        Some("# cairn tune data: size 5, games imported from komi_5x5.ptn")
+    );
+    let data = texel::parse_data::<5>(&text).unwrap();
+    assert_eq!(
+        data.origin.as_deref(),
+        Some("size 5, games imported from komi_5x5.ptn")
+    );
+    assert_eq!(data.len(), text.lines().count() - 1);
+    // A size with no games in the files is an error.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "tune",
+            "--size",
+            "6",
+            "--import",
+            "tests/data/ptn/komi_5x5.ptn",
+            "--out",
+        ])
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_file(&out_path);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("no 6x6 game"), "{stderr}");
+}

@@ -159,13 +159,29 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         .collect::<Result<Vec<String>, String>>()?;
     let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
     let mut out = std::io::BufWriter::new(file);
+    use std::io::Write;
+    let files = args
+        .import
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    writeln!(
+        out,
+        "# cairn tune data: size {N}, games imported from {files}"
+    )
+    .map_err(|e| format!("--out {name}: {e}"))?;
     let mut stats = import::ImportStats::default();
     for (p, text) in args.import.iter().zip(&texts) {
         let source = p.display().to_string();
         import::import_ptn::<N>(text, &source, &mut out, &mut stats)?;
         eprintln!("tune: {source}: {} games so far", stats.games);
     }
-    use std::io::Write;
     out.flush().map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{} games: {} used, {} of another size, {} without a result on the board, {} not \
