@@ -8,7 +8,8 @@
 //!
 //! Session rules beyond the grammar:
 //! - `isready` is answered at once, also while a search runs (the search goes on).
-//! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`.
+//! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`,
+//!   right after one final `info` line: the line of the move played, with the search's totals.
 //!   A `go` while searching is refused (`info string error`), without a second `bestmove`.
 //!   `stop` ends the search and waits for its `bestmove`; when idle it does nothing.
 //! - `teinewgame` during a search stops it first (its `bestmove` is printed). `setoption` during a
