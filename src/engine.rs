@@ -21,7 +21,8 @@ use std::time::Instant;
 /// Something the search reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SearchEvent {
-    /// A finished iteration (one line per MultiPV line).
+    /// A finished iteration (one line per MultiPV line), or the final line of the move played,
+    /// with the search's totals, just before [`SearchEvent::BestMove`].
     Info(SearchInfo),
     /// The move to play, in canonical PTN; sent exactly once per `go`.
     BestMove(String),
@@ -154,11 +155,11 @@ impl<const N: usize> Game for SizedGame<N> {
         stop: &AtomicBool,
         reporter: &Reporter,
     ) -> search::SearchResult {
+        let started = Instant::now();
         if let Some(result) = self.position.result() {
             reporter(SearchEvent::Message(format!("the game is over ({result})")));
         }
         // A timed search first gives the tinue prover a small share of its time.
-        let started = Instant::now();
         let mut limits = limits.clone();
         let timed = limits.depth.is_none() && limits.nodes.is_none() && config.multipv <= 1;
         if let Some(time) = search::time_budget(&self.position, &limits, config).filter(|_| timed) {
@@ -180,12 +181,7 @@ impl<const N: usize> Game for SizedGame<N> {
             stop,
             &info,
         );
-        let best = result
-            .best
-            .or_else(|| self.position.legal_moves().first().copied());
-        reporter(SearchEvent::BestMove(
-            best.map_or_else(String::new, |m: Move| m.ptn::<N>().to_string()),
-        ));
+        report_final::<N>(&result, started, tt.hashfull(), reporter);
         result
     }
 
@@ -229,7 +225,9 @@ impl<const N: usize> Game for SizedGame<N> {
 const SOLVE_FALLBACK_NODES: u64 = 50_000;
 
 impl<const N: usize> SizedGame<N> {
-    /// Reports a proven road as a finished search and plays its first move.
+    /// Reports a proven road as a finished search and plays its first move. The line gives the
+    /// prover's own work: its nodes, and the time since `started` (the start of the `go`, so
+    /// at least the prover's time).
     fn report_proof(
         &self,
         proof: &TinueResult,
@@ -239,27 +237,50 @@ impl<const N: usize> SizedGame<N> {
         let Some((plies, pv)) = proof.proof() else {
             unreachable!("report_proof needs a proof")
         };
-        let score = Score::win_in(plies, WinKind::Road);
-        let elapsed = started.elapsed();
-        reporter(SearchEvent::Info(SearchInfo {
+        let result = search::SearchResult {
+            best: Some(pv[0]),
+            score: Score::win_in(plies, WinKind::Road),
             depth: plies,
             seldepth: plies,
-            multipv: 1,
-            score,
+            pv: pv.to_vec(),
             nodes: proof.nodes,
-            nps: (proof.nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64,
-            time_ms: elapsed.as_millis() as u64,
-            hashfull: 0,
-            pv: pv.iter().map(|m| m.ptn::<N>().to_string()).collect(),
-        }));
-        reporter(SearchEvent::BestMove(pv[0].ptn::<N>().to_string()));
-        search::SearchResult {
-            best: Some(pv[0]),
-            score,
-            depth: plies,
-            nodes: proof.nodes,
-        }
+            ended: Instant::now(),
+        };
+        // The prover uses a table of its own, not the search's.
+        report_final::<N>(&result, started, 0, reporter);
+        result
     }
+}
+
+/// Ends a search's report: one last `info` for the move played, with the totals (every node,
+/// the time from `started` until the search ended) and that move's line, then the move itself.
+/// Whatever the last iteration reported, a GUI thus shows what the search really did and the
+/// line it plays.
+fn report_final<const N: usize>(
+    result: &search::SearchResult,
+    started: Instant,
+    hashfull: u32,
+    reporter: &Reporter,
+) {
+    let elapsed = result.ended.saturating_duration_since(started);
+    let pv: Vec<String> = result
+        .pv
+        .iter()
+        .map(|m: &Move| m.ptn::<N>().to_string())
+        .collect();
+    let best = pv.first().cloned().unwrap_or_default();
+    reporter(SearchEvent::Info(SearchInfo {
+        depth: result.depth,
+        seldepth: result.seldepth.max(result.depth),
+        multipv: 1,
+        score: result.score,
+        nodes: result.nodes,
+        nps: search::nodes_per_second(result.nodes, elapsed),
+        time_ms: elapsed.as_millis() as u64,
+        hashfull,
+        pv,
+    }));
+    reporter(SearchEvent::BestMove(best));
 }
 
 /// Plays `moves` from `start`: the final position and the game history (each position's hash

@@ -12,15 +12,32 @@
 //! table are dropped, and the connection thread logs it. A binary message, a malformed frame or
 //! a message over [`MAX_MESSAGE`] bytes closes that connection only (with a close frame saying
 //! why, where the socket still allows one); the server goes on serving the others.
+//!
+//! Safe on a desktop, where any web page the user opens could try `ws://localhost:7731`:
+//! - a browser names the page in an `Origin` header; only allowed origins are served
+//!   ([`DEFAULT_ORIGINS`], or `--allow-origin`), others get HTTP 403 and one log line. A client
+//!   without `Origin` is a program, not a page, and is served;
+//! - at most `--max-connections` connections at once; one more gets HTTP 503;
+//! - the hash tables of all connections share one budget (`--hash-budget`, see
+//!   [`TableBudget`]); a `setoption name Hash` beyond a connection's share is clamped, with an
+//!   `info string`;
+//! - a connection that sends nothing for `--idle-timeout` seconds while no search of it runs is
+//!   closed (close code 1001);
+//! - a message over [`MAX_MESSAGE`] bytes closes its connection.
 
-use crate::tei::{self, Responder, Transcript};
+use crate::engine::DEFAULT_HASH_MB;
+use crate::tei::{self, Responder, SessionSettings, TableBudget, Transcript};
+use std::fmt;
 use std::io::{self, BufRead, ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use tungstenite::error::ProtocolError;
+use tungstenite::handshake::server::{ErrorResponse, Request, Response};
+use tungstenite::http::{header, StatusCode};
 use tungstenite::protocol::frame::coding::CloseCode;
 use tungstenite::protocol::{CloseFrame, WebSocketConfig};
 use tungstenite::{Error, Message, WebSocket};
@@ -41,12 +58,37 @@ const POLL: Duration = Duration::from_millis(5);
 /// How long a write to a client that does not read may block before the connection is dropped.
 const WRITE_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The browser origins served by default: PTN Ninja, and pages served from this machine on any
+/// port.
+pub const DEFAULT_ORIGINS: [&str; 3] = [
+    "https://ptn.ninja",
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+];
+
+/// How many connections are served at once by default.
+pub const DEFAULT_MAX_CONNECTIONS: u16 = 4;
+
+/// The default budget for the hash tables of all connections together, MiB.
+pub const DEFAULT_HASH_BUDGET_MB: u32 = 1024;
+
+/// The default idle timeout, seconds.
+pub const DEFAULT_IDLE_TIMEOUT: u64 = 1800;
+
+/// How many connections beyond the limit are answered (with 503) at once; while that many are
+/// being answered, further ones are closed without an answer.
+const MAX_REFUSING: usize = 8;
+
 /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "\
 Each connection gets its own engine (own hash table); closing it stops its search. \
 The bound address is printed on stderr as `listening on ws://ADDRESS:PORT`; \
-RUST_LOG=info also logs connections.
+refused connections are logged; RUST_LOG=info also logs the others.
+
+Web pages: a browser says which page opens a connection (its Origin). Only PTN Ninja \
+(https://ptn.ninja) and pages of this machine (http://localhost:*, http://127.0.0.1:*) are \
+served unless --allow-origin says otherwise; programs, which send no Origin, always are.
 
 Connecting PTN Ninja (https://ptn.ninja): open the Analysis panel, pick the TEI engine, \
 set its address to localhost, port 7731, SSL off, and connect (ws://localhost:7731).
@@ -54,6 +96,8 @@ set its address to localhost, port 7731, SSL off, and connect (ws://localhost:77
 Examples:
   cairn ws
   cairn ws --port 9000 --log-file tei.log
+  cairn ws --allow-origin https://ptn.ninja --allow-origin http://localhost:8080
+  cairn ws --max-connections 1 --hash-budget 4096 --idle-timeout 0
   RUST_LOG=info cairn ws --port 0")]
 pub struct WsArgs {
     /// Port to listen on (0 picks a free one).
@@ -62,11 +106,148 @@ pub struct WsArgs {
     /// Address to listen on; the default accepts local connections only.
     #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
     pub address: IpAddr,
+    /// A web page origin to serve: `https://HOST`, `http://HOST:PORT`, `http://HOST:*` (any
+    /// port) or `*` (any page). Repeatable; replaces the default list (PTN Ninja and this
+    /// machine's pages).
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    pub allow_origin: Vec<AllowedOrigin>,
+    /// Connections served at once; one more is refused (HTTP 503).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_CONNECTIONS,
+        value_parser = clap::value_parser!(u16).range(1..))]
+    pub max_connections: u16,
+    /// MiB of hash tables for all connections together; a larger `setoption name Hash` is
+    /// clamped to what the other connections leave.
+    #[arg(long, value_name = "MIB", default_value_t = DEFAULT_HASH_BUDGET_MB,
+        value_parser = clap::value_parser!(u32).range(1..))]
+    pub hash_budget: u32,
+    /// Seconds a connection may send nothing while no search of it runs before it is closed
+    /// (0: never).
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_IDLE_TIMEOUT)]
+    pub idle_timeout: u64,
 }
 
-/// Runs the server until the process is killed; returns the exit code (1 if it cannot listen).
-/// Lines of every session go to `transcript`, marked with the connection id.
+/// A web page origin allowed to connect: `scheme://host`, `scheme://host:port`,
+/// `scheme://host:*` (any port, or none) or `*` (any origin). Compared without regard to case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AllowedOrigin(String);
+
+impl FromStr for AllowedOrigin {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        let pattern = text.trim().trim_end_matches('/').to_ascii_lowercase();
+        if pattern == "*" {
+            return Ok(AllowedOrigin(pattern));
+        }
+        let bad = || {
+            format!(
+                "`{text}` is not an origin (http://HOST, https://HOST:PORT, http://HOST:* or *)"
+            )
+        };
+        let rest = ["http://", "https://"]
+            .iter()
+            .find_map(|scheme| pattern.strip_prefix(scheme))
+            .ok_or_else(bad)?;
+        // An IPv6 host is bracketed; the port, if any, follows the last colon after it.
+        let (host, port) = match rest.rfind(':').filter(|&at| !rest[at..].contains(']')) {
+            Some(at) => (&rest[..at], Some(&rest[at + 1..])),
+            None => (rest, None),
+        };
+        let host_ok = !host.is_empty()
+            && host
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b".-_[]:".contains(&b));
+        let port_ok = port.is_none_or(|p| {
+            p == "*" || (!p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit()))
+        });
+        if host_ok && port_ok {
+            Ok(AllowedOrigin(pattern))
+        } else {
+            Err(bad())
+        }
+    }
+}
+
+impl fmt::Display for AllowedOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl AllowedOrigin {
+    /// Whether the `Origin` header value `origin` is allowed by this pattern.
+    pub fn allows(&self, origin: &str) -> bool {
+        let origin = origin.trim().to_ascii_lowercase();
+        if self.0 == "*" {
+            return true;
+        }
+        match self.0.strip_suffix(":*") {
+            Some(base) => {
+                origin == base
+                    || origin
+                        .strip_prefix(base)
+                        .and_then(|rest| rest.strip_prefix(':'))
+                        .is_some_and(|port| {
+                            !port.is_empty() && port.bytes().all(|b| b.is_ascii_digit())
+                        })
+            }
+            None => origin == self.0,
+        }
+    }
+}
+
+/// What every connection is served under.
+struct Policy {
+    origins: Vec<AllowedOrigin>,
+    budget: Arc<TableBudget>,
+    /// `None`: connections may stay idle.
+    idle_timeout: Option<Duration>,
+}
+
+impl Policy {
+    /// The `Origin` header that makes a request refused, if any: one that no allowed pattern
+    /// matches (or that is not text). A request without one is served.
+    fn refused_origin(&self, request: &Request) -> Option<String> {
+        request
+            .headers()
+            .get_all(header::ORIGIN)
+            .iter()
+            .find_map(|value| match value.to_str() {
+                Ok(origin) if self.origins.iter().any(|o| o.allows(origin)) => None,
+                Ok(origin) => Some(origin.to_string()),
+                Err(_) => Some(String::from_utf8_lossy(value.as_bytes()).into_owned()),
+            })
+    }
+}
+
+/// Runs the server until the process is killed; returns the exit code (1 if it cannot listen
+/// or the limits do not fit together). Lines of every session go to `transcript`, marked with
+/// the connection id.
 pub fn run(args: &WsArgs, transcript: Option<Transcript>) -> i32 {
+    let max = args.max_connections as usize;
+    let budget = match TableBudget::new(args.hash_budget as usize, max) {
+        Ok(budget) => budget,
+        Err(e) => {
+            eprintln!(
+                "error: --hash-budget {} with --max-connections {max}: {e}",
+                args.hash_budget
+            );
+            return 1;
+        }
+    };
+    let origins = if args.allow_origin.is_empty() {
+        DEFAULT_ORIGINS
+            .iter()
+            .map(|o| o.parse().expect("the default origins are valid"))
+            .collect()
+    } else {
+        args.allow_origin.clone()
+    };
+    let policy = Arc::new(Policy {
+        origins,
+        budget,
+        idle_timeout: Some(Duration::from_secs(args.idle_timeout)).filter(|t| !t.is_zero()),
+    });
     let wanted = SocketAddr::new(args.address, args.port);
     let listener = match TcpListener::bind(wanted) {
         Ok(listener) => listener,
@@ -82,13 +263,56 @@ pub fn run(args: &WsArgs, transcript: Option<Transcript>) -> i32 {
             return 1;
         }
     }
-    serve(&listener, transcript);
+    let allowed: Vec<String> = policy.origins.iter().map(|o| o.to_string()).collect();
+    log::info!(
+        "serving web pages from {}; at most {max} connections, {} MiB of tables",
+        allowed.join(" "),
+        args.hash_budget
+    );
+    serve(&listener, transcript, &policy, max);
     0
 }
 
-/// Accepts connections forever, one thread each.
-fn serve(listener: &TcpListener, transcript: Option<Transcript>) {
+/// Counts things in use up to a limit; a [`Slot`] is given back when dropped.
+#[derive(Clone)]
+struct Slots {
+    taken: Arc<AtomicUsize>,
+    limit: usize,
+}
+
+impl Slots {
+    fn new(limit: usize) -> Self {
+        Slots {
+            taken: Arc::new(AtomicUsize::new(0)),
+            limit,
+        }
+    }
+
+    /// A slot, if fewer than the limit are taken.
+    fn take(&self) -> Option<Slot> {
+        self.taken
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.limit).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Slot(Arc::clone(&self.taken)))
+    }
+}
+
+/// One taken slot of [`Slots`].
+struct Slot(Arc<AtomicUsize>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Accepts connections forever, one thread each: served with one of `max` slots, or refused.
+fn serve(listener: &TcpListener, transcript: Option<Transcript>, policy: &Arc<Policy>, max: usize) {
     let ids = Arc::new(AtomicU64::new(1));
+    let serving = Slots::new(max);
+    let refusing = Slots::new(MAX_REFUSING);
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(stream) => stream,
@@ -100,10 +324,21 @@ fn serve(listener: &TcpListener, transcript: Option<Transcript>) {
             }
         };
         let id = ids.fetch_add(1, Ordering::Relaxed);
+        let slot = match serving.take() {
+            Some(slot) => Ok(slot),
+            None => match refusing.take() {
+                Some(slot) => Err((slot, max)),
+                None => {
+                    log::debug!("connection #{id}: too many at once; closed unanswered");
+                    continue;
+                }
+            },
+        };
         let transcript = transcript.as_ref().map(|t| t.connection(id));
+        let policy = Arc::clone(policy);
         let spawned = std::thread::Builder::new()
             .name(format!("ws-{id}"))
-            .spawn(move || connection(id, stream, transcript));
+            .spawn(move || connection(id, stream, transcript, &policy, slot));
         if let Err(e) = spawned {
             log::warn!("connection #{id}: cannot start its thread: {e}");
         }
@@ -116,18 +351,52 @@ enum End {
     Client,
     /// The session ended by itself (`quit`).
     Quit,
+    /// The client sent nothing for this long while no search ran.
+    Idle(Duration),
     /// The connection was closed for a fault of the client or the socket.
     Fault(String),
 }
 
-/// Serves one connection from handshake to close.
-fn connection(id: u64, stream: TcpStream, transcript: Option<Transcript>) {
+/// Why a handshake did not open a connection.
+enum Refused {
+    /// The request came from a web page whose origin is not allowed (answered 403).
+    Origin(String),
+    /// All connection slots were taken (answered 503).
+    Full(usize),
+    /// The handshake failed.
+    Handshake(String),
+}
+
+/// Serves one connection from handshake to close, holding a connection slot; without one
+/// (`Err`: the slot of a refusal and the connection limit) it is refused.
+fn connection(
+    id: u64,
+    stream: TcpStream,
+    transcript: Option<Transcript>,
+    policy: &Policy,
+    slot: Result<Slot, (Slot, usize)>,
+) {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "an unknown address".to_string(), |a| a.to_string());
-    let mut ws = match handshake(stream) {
+    let full = slot.as_ref().err().map(|(_, max)| *max);
+    let mut ws = match handshake(stream, policy, full) {
         Ok(ws) => ws,
-        Err(e) => {
+        Err(Refused::Origin(origin)) => {
+            log::warn!(
+                "connection #{id} from {peer} refused (403): origin `{origin}` is not allowed \
+                 (see --allow-origin)"
+            );
+            return;
+        }
+        Err(Refused::Full(max)) => {
+            log::warn!(
+                "connection #{id} from {peer} refused (503): {max} connections are open \
+                 (--max-connections)"
+            );
+            return;
+        }
+        Err(Refused::Handshake(e)) => {
             log::warn!("connection #{id} from {peer}: no WebSocket handshake: {e}");
             return;
         }
@@ -140,9 +409,21 @@ fn connection(id: u64, stream: TcpStream, transcript: Option<Transcript>) {
         partial: Vec::new(),
     })
     .with_transcript(transcript);
+    let table = policy.budget.join(DEFAULT_HASH_MB);
+    if table.mb() < DEFAULT_HASH_MB {
+        log::info!(
+            "connection #{id}: a {} MiB table (what the others leave of --hash-budget)",
+            table.mb()
+        );
+    }
+    let searching = Arc::new(AtomicBool::new(false));
+    let settings = SessionSettings {
+        table: Some(table),
+        searching: Arc::clone(&searching),
+    };
     let session = std::thread::Builder::new()
         .name(format!("ws-{id}-tei"))
-        .spawn(move || tei::run_session(ChannelInput::new(input), out));
+        .spawn(move || tei::run_session(ChannelInput::new(input), out, settings));
     let session = match session {
         Ok(handle) => handle,
         Err(e) => {
@@ -150,7 +431,12 @@ fn connection(id: u64, stream: TcpStream, transcript: Option<Transcript>) {
             return;
         }
     };
-    let end = pump(&mut ws, &lines_in, &lines_out);
+    let idle = policy.idle_timeout.map(|limit| Idle {
+        limit,
+        since: Instant::now(),
+        searching,
+    });
+    let end = pump(&mut ws, &lines_in, &lines_out, idle);
     // End of input: the session stops its search and drops its engine.
     drop(lines_in);
     let stopped = match session.join() {
@@ -160,6 +446,8 @@ fn connection(id: u64, stream: TcpStream, transcript: Option<Transcript>) {
             false
         }
     };
+    // Free before the log line says the connection is closed: a new one may follow at once.
+    drop(slot);
     let search = if stopped {
         "its search was stopped"
     } else {
@@ -168,42 +456,125 @@ fn connection(id: u64, stream: TcpStream, transcript: Option<Transcript>) {
     match end {
         End::Client => log::info!("connection #{id} closed by the client; session ended, {search}"),
         End::Quit => log::info!("connection #{id} closed after quit; session ended, {search}"),
+        End::Idle(limit) => log::info!(
+            "connection #{id} closed: idle for {} s (--idle-timeout); session ended, {search}",
+            limit.as_secs()
+        ),
         End::Fault(why) => {
             log::warn!("connection #{id} closed: {why}; session ended, {search}");
         }
     }
 }
 
-/// The server side of the opening handshake, with a deadline; then sets the read timeout used
-/// for polling.
-fn handshake(stream: TcpStream) -> Result<WebSocket<TcpStream>, String> {
+/// The server side of the opening handshake, with a deadline: refuses a web page of an origin
+/// `policy` does not allow, then, when `full` (the connection limit) is given, every request;
+/// then sets the read timeout used for polling.
+fn handshake(
+    stream: TcpStream,
+    policy: &Policy,
+    full: Option<usize>,
+) -> Result<WebSocket<TcpStream>, Refused> {
+    let failed = |e: io::Error| Refused::Handshake(e.to_string());
     stream
         .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
         .and_then(|()| stream.set_write_timeout(Some(WRITE_TIMEOUT)))
         .and_then(|()| stream.set_nodelay(true))
-        .map_err(|e| e.to_string())?;
+        .map_err(failed)?;
     let config = WebSocketConfig::default()
         .read_buffer_size(16 * 1024)
         .write_buffer_size(0)
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE));
-    let ws = tungstenite::accept_with_config(stream, Some(config)).map_err(|e| match e {
-        tungstenite::HandshakeError::Interrupted(_) => "timed out".to_string(),
-        tungstenite::HandshakeError::Failure(e) => e.to_string(),
+    let mut refused = None;
+    // The error type is the one tungstenite's callback returns: the HTTP answer itself.
+    #[allow(clippy::result_large_err)]
+    let check = |request: &Request, response: Response| {
+        if let Some(origin) = policy.refused_origin(request) {
+            refused = Some(Refused::Origin(origin));
+            return Err(refusal(StatusCode::FORBIDDEN, "origin not allowed"));
+        }
+        if let Some(max) = full {
+            refused = Some(Refused::Full(max));
+            return Err(refusal(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "too many connections",
+            ));
+        }
+        Ok(response)
+    };
+    // `None`: the handshake timed out.
+    let accepted =
+        tungstenite::accept_hdr_with_config(stream, check, Some(config)).map_err(|e| match e {
+            tungstenite::HandshakeError::Interrupted(_) => None,
+            tungstenite::HandshakeError::Failure(e) => Some(e),
+        });
+    let ws = accepted.map_err(|e| match (refused, e) {
+        (Some(refusal), Some(Error::Http(_))) => refusal,
+        (_, None) => Refused::Handshake("timed out".to_string()),
+        (_, Some(e)) => Refused::Handshake(e.to_string()),
     })?;
-    ws.get_ref()
-        .set_read_timeout(Some(POLL))
-        .map_err(|e| e.to_string())?;
+    ws.get_ref().set_read_timeout(Some(POLL)).map_err(failed)?;
     Ok(ws)
 }
 
-/// Moves lines both ways until the connection or the session ends.
+/// An HTTP answer refusing a handshake, with `why` as a one-line text body.
+fn refusal(status: StatusCode, why: &str) -> ErrorResponse {
+    let body = format!("{why}\n");
+    let mut response = ErrorResponse::new(Some(body.clone()));
+    *response.status_mut() = status;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONNECTION,
+        header::HeaderValue::from_static("close"),
+    );
+    headers.insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    headers.insert(
+        header::CONTENT_LENGTH,
+        header::HeaderValue::from(body.len()),
+    );
+    response
+}
+
+/// The idle timeout of one connection.
+struct Idle {
+    limit: Duration,
+    /// The last message from the client, or the end of the session's last search.
+    since: Instant,
+    /// Set by the session while it searches.
+    searching: Arc<AtomicBool>,
+}
+
+impl Idle {
+    /// Whether the connection has now been idle too long; a running search or a message just
+    /// `heard` starts the count again.
+    fn expired(&mut self, heard: bool) -> bool {
+        if heard || self.searching.load(Ordering::SeqCst) {
+            self.since = Instant::now();
+        }
+        self.since.elapsed() >= self.limit
+    }
+}
+
+/// Moves lines both ways until the connection or the session ends, or (with `idle`) the client
+/// stays silent too long.
 fn pump(
     ws: &mut WebSocket<TcpStream>,
     lines_in: &Sender<String>,
     lines_out: &Receiver<String>,
+    mut idle: Option<Idle>,
 ) -> End {
+    let mut heard = false;
     loop {
+        if let Some(idle) = &mut idle {
+            if idle.expired(std::mem::take(&mut heard)) {
+                let why = format!("idle for {} s", idle.limit.as_secs());
+                close(ws, CloseCode::Away, &why);
+                return End::Idle(idle.limit);
+            }
+        }
         // Everything the session wrote so far goes out first.
         loop {
             match lines_out.try_recv() {
@@ -215,18 +586,14 @@ fn pump(
                 Err(TryRecvError::Empty) => break,
                 Err(TryRecvError::Disconnected) => {
                     // The session is over (`quit`) and every line of it is out.
-                    let frame = CloseFrame {
-                        code: CloseCode::Normal,
-                        reason: "quit".into(),
-                    };
-                    if ws.close(Some(frame)).is_ok() {
-                        let _ = ws.flush();
-                    }
+                    close(ws, CloseCode::Normal, "quit");
                     return End::Quit;
                 }
             }
         }
-        match ws.read() {
+        let read = ws.read();
+        heard |= read.is_ok();
+        match read {
             Ok(Message::Text(text)) => {
                 for line in text.as_str().lines() {
                     // The session may have quit already; its lines are then dropped.
@@ -282,14 +649,20 @@ fn closed_by(e: Error) -> End {
 
 /// Closes the connection for a fault of the client, telling it why if the socket still works.
 fn refuse(ws: &mut WebSocket<TcpStream>, code: CloseCode, why: String) -> End {
+    close(ws, code, &why);
+    End::Fault(why)
+}
+
+/// Starts the closing handshake with `code` and (the start of) `reason`, if the socket still
+/// allows it.
+fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
     let frame = CloseFrame {
         code,
-        reason: why.chars().take(100).collect::<String>().into(),
+        reason: reason.chars().take(100).collect::<String>().into(),
     };
     if ws.close(Some(frame)).is_ok() {
         let _ = ws.flush();
     }
-    End::Fault(why)
 }
 
 /// The session's input: lines arriving over a channel. The end of the channel is the end of
@@ -368,6 +741,59 @@ impl Write for Outgoing {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn origin_patterns() {
+        let pattern = |text: &str| text.parse::<AllowedOrigin>().unwrap();
+        assert_eq!(
+            pattern("https://PTN.ninja/").to_string(),
+            "https://ptn.ninja"
+        );
+        for (allowed, origin, served) in [
+            ("https://PTN.ninja/", "https://ptn.ninja", true),
+            ("https://ptn.ninja", "HTTPS://Ptn.Ninja", true),
+            ("https://ptn.ninja", "http://ptn.ninja", false),
+            ("https://ptn.ninja", "https://ptn.ninja:8443", false),
+            ("https://ptn.ninja", "https://ptn.ninja.x", false),
+            ("https://ptn.ninja", "", false),
+            ("http://localhost:*", "http://localhost", true),
+            ("http://localhost:*", "http://localhost:8080", true),
+            ("http://localhost:*", "http://LOCALHOST:1", true),
+            ("http://localhost:*", "http://localhost:", false),
+            ("http://localhost:*", "http://localhost:80x", false),
+            ("http://localhost:*", "http://localhost.evil.example", false),
+            ("http://localhost:*", "https://localhost:8080", false),
+            ("http://localhost:*", "null", false),
+            ("http://[::1]:*", "http://[::1]:3000", true),
+            ("http://[::1]:*", "http://[::2]:3000", false),
+            ("http://[::1]", "http://[::1]", true),
+            ("http://127.0.0.1:5173", "http://127.0.0.1:5173", true),
+            ("http://127.0.0.1:5173", "http://127.0.0.1:5174", false),
+            (" * ", "null", true),
+        ] {
+            assert_eq!(
+                pattern(allowed).allows(origin),
+                served,
+                "{allowed} {origin}"
+            );
+        }
+        for bad in [
+            "",
+            "ptn.ninja",
+            "ws://localhost",
+            "https://",
+            "https://ptn.ninja/analysis",
+            "http://localhost:",
+            "http://localhost:123456",
+            "http://local host",
+            "**",
+        ] {
+            assert!(bad.parse::<AllowedOrigin>().is_err(), "{bad}");
+        }
+        for default in DEFAULT_ORIGINS {
+            assert_eq!(pattern(default).to_string(), default);
+        }
+    }
 
     #[test]
     fn channel_input_gives_lines_then_end_of_input() {

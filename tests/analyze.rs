@@ -86,6 +86,27 @@ fn json_report_is_valid_and_its_best_move_wins() {
     assert_eq!(pos.result(), Some(GameResult::Road(Color::White)));
 }
 
+/// `--movetime` is time to use: the search runs to the limit (a middlegame is not proven),
+/// by the report's own measure, and stops not long after it even on a busy machine.
+#[test]
+fn movetime_is_used_to_the_end() {
+    let out = cairn(&[
+        "analyze",
+        "--size",
+        "6",
+        "--moves",
+        "a1 f6 d4 c4 d3 c3 d5",
+        "--movetime",
+        "500",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).expect("one JSON object");
+    let ms = v["time_ms"].as_u64().expect("time_ms");
+    assert!((500..1500).contains(&ms), "--movetime 500 took {ms} ms");
+    assert!(v["score"]["cp"].is_i64(), "{v}");
+}
+
 #[test]
 fn multipv_json_lines_are_distinct_legal_moves() {
     let out = cairn(&[

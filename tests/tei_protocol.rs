@@ -21,6 +21,14 @@ use std::time::{Duration, Instant};
 /// How long any single answer may take, unless a test says otherwise.
 const DEADLINE: Duration = Duration::from_secs(5);
 
+/// How far past a time limit the engine's own measure of its search may go on a busy machine
+/// (it looks at the clock every thousand nodes or so, and may wait to be scheduled), in ms.
+/// Bounds on the wall clock come from the deadlines of the reads.
+const BUSY_MS: u64 = 1_000;
+
+/// The default `MoveOverhead`, ms.
+const OVERHEAD_MS: u64 = 30;
+
 /// The racetrack start position for 6x6 with komi: every empty square written out.
 const RACETRACK_EMPTY_6: &str =
     "x,x,x,x,x,x/x,x,x,x,x,x/x,x,x,x,x,x/x,x,x,x,x,x/x,x,x,x,x,x/x,x,x,x,x,x 1 1";
@@ -159,10 +167,19 @@ impl Tei {
             self.fail(&format!("malformed bestmove line `{last}`"));
         }
         let best = tokens[1].to_string();
-        Search {
+        let search = Search {
             infos: lines[..lines.len() - 1].to_vec(),
             best,
+        };
+        // Every bestmove comes right after the final info line of the move it plays.
+        let before = search.infos.last().map_or("", String::as_str);
+        if !before.starts_with("info depth ") {
+            self.fail(&format!("no final info line before `{last}`"));
         }
+        if Info::parse(before).pv.first() != Some(&search.best) {
+            self.fail("the final info line does not start with the move played");
+        }
+        search
     }
 
     fn bestmove(&mut self) -> Search {
@@ -208,7 +225,71 @@ struct Search {
     best: String,
 }
 
+/// An `info depth ...` line, read field by field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Info {
+    depth: u32,
+    seldepth: u32,
+    multipv: Option<u32>,
+    time: u64,
+    nodes: u64,
+    /// `cp 12`, `solved win 3`.
+    score: String,
+    pv: Vec<String>,
+}
+
+impl Info {
+    fn parse(line: &str) -> Info {
+        let number = |key: &str| -> u64 {
+            let value = field(line, key).unwrap_or_else(|| panic!("no {key} in `{line}`"));
+            value
+                .parse()
+                .unwrap_or_else(|_| panic!("{key} `{value}` in `{line}`"))
+        };
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let at = |key: &str| tokens.iter().position(|&t| t == key);
+        let score_at = at("score").unwrap_or_else(|| panic!("no score in `{line}`"));
+        let pv_at = at("pv").unwrap_or(tokens.len());
+        Info {
+            depth: number("depth") as u32,
+            seldepth: number("seldepth") as u32,
+            multipv: at("multipv").map(|_| number("multipv") as u32),
+            time: number("time"),
+            nodes: number("nodes"),
+            score: tokens[score_at + 1..pv_at].join(" "),
+            pv: tokens[(pv_at + 1).min(tokens.len())..]
+                .iter()
+                .map(|t| t.to_string())
+                .collect(),
+        }
+    }
+
+    /// The line itself (depth, score, pv...) without the totals (time and nodes).
+    fn line(&self) -> Info {
+        Info {
+            time: 0,
+            nodes: 0,
+            ..self.clone()
+        }
+    }
+}
+
 impl Search {
+    /// The final info line: the one right before `bestmove` (checked to be there).
+    fn final_info(&self) -> Info {
+        Info::parse(self.infos.last().expect("a final info line"))
+    }
+
+    /// The lines of finished iterations: every `info depth` line but the final one.
+    fn iterations(&self) -> Vec<Info> {
+        let lines = &self.infos[..self.infos.len() - 1];
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .map(|l| Info::parse(l))
+            .collect()
+    }
+
     /// The value after `key` in the last `info` line that has it.
     fn last(&self, key: &str) -> Option<String> {
         self.infos.iter().rev().find_map(|l| field(l, key))
@@ -348,12 +429,10 @@ fn racetrack_session_with_komi() {
     assert!(tei.sync().is_empty(), "no output expected before readyok");
     tei.send("teinewgame 6");
     assert!(tei.sync().is_empty());
-    let sent = Instant::now();
     tei.send(&format!("position tps {RACETRACK_EMPTY_6} moves "));
     tei.send("go wtime 10000 btime 10000 winc 100 binc 100");
     let search = tei.bestmove_within(Duration::from_secs(10));
-    let elapsed = sent.elapsed();
-    assert!(elapsed < Duration::from_millis(9_000), "{elapsed:?}");
+    assert_within_clock(&search, 10_000);
     assert_legal(6, Some(RACETRACK_EMPTY_6), &[], &search.best);
     assert!(!search.infos.is_empty(), "racetrack wants info lines");
     for info in &search.infos {
@@ -374,6 +453,7 @@ fn racetrack_session_with_komi() {
     ));
     tei.send("go wtime 9000 btime 9500 winc 100 binc 100");
     let search = tei.bestmove_within(Duration::from_secs(10));
+    assert_within_clock(&search, 9_000);
     assert_legal(6, Some(RACETRACK_EMPTY_6), &moves, &search.best);
     tei.send("quit");
     assert!(tei.exit_within(Duration::from_secs(1)).success());
@@ -388,14 +468,9 @@ fn ptn_ninja_v1_session() {
     tei.send("teinewgame size 6 halfkomi 4");
     assert!(tei.sync().is_empty());
     tei.send(&position_line(Some(start), &moves));
-    let sent = Instant::now();
     tei.send("go movetime 300");
     let search = tei.bestmove();
-    assert!(
-        sent.elapsed() < Duration::from_millis(1500),
-        "{:?}",
-        sent.elapsed()
-    );
+    assert_movetime_used(&search, 300);
     assert_legal(6, Some(start), &moves, &search.best);
     assert!(
         !search.infos.iter().any(|l| l.contains("error")),
@@ -504,14 +579,17 @@ fn go_depth() {
     tei.send("go depth 3");
     let search = tei.bestmove();
     assert_legal(6, None, &["a1", "f6"], &search.best);
-    let depths: Vec<u32> = search
-        .infos
-        .iter()
-        .filter_map(|l| field(l, "depth")?.parse().ok())
-        .collect();
+    let iterations = search.iterations();
+    let depths: Vec<u32> = iterations.iter().map(|i| i.depth).collect();
     assert_eq!(depths, [1, 2, 3]);
-    let pv_first = search.last("pv").expect("pv");
-    assert_eq!(pv_first, search.best);
+    // One thread and a depth limit: the final line repeats the depth-3 line, totals included
+    // (nothing was searched after it), at the same time or later.
+    let last = &iterations[2];
+    let end = search.final_info();
+    assert_eq!(end.line(), last.line());
+    assert_eq!(end.nodes, last.nodes);
+    assert!(end.time >= last.time, "{end:?} {last:?}");
+    assert_eq!(end.pv[0], search.best);
 }
 
 #[test]
@@ -522,8 +600,12 @@ fn go_nodes() {
     tei.send("go nodes 3000");
     let search = tei.bestmove();
     assert_legal(6, None, &["a1", "f6"], &search.best);
-    let nodes: u64 = search.last("nodes").expect("nodes").parse().unwrap();
-    assert!(nodes > 0 && nodes <= 3000, "nodes {nodes}");
+    // The count is looked at every CHECK_INTERVAL nodes: the search ends at the first look at
+    // or past the limit, and the final line says how many nodes that was.
+    let nodes = search.final_info().nodes;
+    let interval = cairn::search::params::CHECK_INTERVAL;
+    assert!((3000..3000 + interval).contains(&nodes), "nodes {nodes}");
+    assert!(search.iterations().iter().all(|i| i.nodes <= nodes));
     // More nodes, deeper.
     tei.send("go nodes 200000");
     let more = tei.bestmove();
@@ -531,20 +613,139 @@ fn go_nodes() {
     assert!(depth(&more) > depth(&search));
 }
 
+/// A fixed move time is used to the end (less MoveOverhead), by the engine's own measure, and
+/// not much longer; the wall clock agrees.
 #[test]
-fn go_movetime() {
+fn go_movetime_uses_all_of_the_time() {
     let mut tei = Tei::ready();
     tei.send("teinewgame 6");
-    tei.send("position startpos moves a1 f6");
-    let sent = Instant::now();
-    tei.send("go movetime 400");
+    for moves in [
+        &["a1", "f6"][..],
+        &["a1", "f6", "d4", "c4", "d3", "c3", "d5"],
+    ] {
+        tei.send(&position_line(None, moves));
+        let sent = Instant::now();
+        tei.send("go movetime 500");
+        let search = tei.bestmove();
+        let wall = sent.elapsed();
+        assert_movetime_used(&search, 500);
+        assert!(wall >= Duration::from_millis(500 - OVERHEAD_MS), "{wall:?}");
+        assert_legal(6, None, moves, &search.best);
+    }
+}
+
+/// A result proven within the depth searched ends even a timed search: a flat win in one on
+/// 3x3 (not a road, so the tinue check before the search does not find it) is answered long
+/// before the 20 seconds, after depth 3.
+#[test]
+fn a_proven_result_ends_a_timed_search() {
+    let start = "1,2S,1/2S,x,2S/1,2S,1 1 5";
+    let mut tei = Tei::ready();
+    tei.send("teinewgame 3");
+    tei.send(&position_line(Some(start), &[]));
+    tei.send("go movetime 20000");
+    // Within DEADLINE (5 s).
     let search = tei.bestmove();
-    let elapsed = sent.elapsed();
-    assert!(
-        elapsed >= Duration::from_millis(150) && elapsed <= Duration::from_millis(1200),
-        "{elapsed:?}"
+    let depths: Vec<u32> = search.iterations().iter().map(|i| i.depth).collect();
+    assert_eq!(depths, [1, 2, 3]);
+    let end = search.final_info();
+    assert_eq!((end.depth, end.score.as_str()), (3, "cp 9999"), "{end:?}");
+    assert_eq!(
+        (end.pv, search.best.as_str()),
+        (vec!["b2".to_string()], "b2")
     );
-    assert_legal(6, None, &["a1", "f6"], &search.best);
+}
+
+/// `go infinite` on a proven position deepens until the proof lies within the depth searched,
+/// then waits for `stop` without a word; `stop` gets the final line, with no more nodes than
+/// the last iteration and the time of the search (not of the wait), then the move.
+#[test]
+fn go_infinite_waits_quietly_once_proven() {
+    // 5x5: White forces a road in 3 plies (tests/tinue.rs checks the proof).
+    let start = "1,2,2,x2/2,2,2,2,1/x5/1,1,1,x2/x4,1 1 7";
+    for (newgame, proven) in [
+        ("teinewgame size 5 halfkomi 0", "solved win 3"),
+        ("teinewgame 5", "cp 9997"),
+    ] {
+        let mut tei = Tei::ready();
+        tei.send(newgame);
+        tei.send(&position_line(Some(start), &[]));
+        let wait = Instant::now();
+        tei.send("go infinite");
+        let lines = tei.until(|l| field(l, "depth").as_deref() == Some("5"));
+        let infos: Vec<Info> = lines.iter().map(|l| Info::parse(l)).collect();
+        let depths: Vec<u32> = infos.iter().map(|i| i.depth).collect();
+        assert_eq!(depths, [1, 2, 3, 4, 5]);
+        let last = &infos[4];
+        assert_eq!(last.score, proven);
+        // Nothing more while it waits.
+        tei.silent_for(Duration::from_millis(400));
+        assert!(tei.sync().is_empty());
+        tei.send("stop");
+        let search = tei.bestmove();
+        let waited = wait.elapsed().as_millis() as u64;
+        assert_eq!(search.infos.len(), 1, "{:?}", search.infos);
+        let end = search.final_info();
+        assert_eq!(end.line(), last.line());
+        assert_eq!(end.nodes, last.nodes);
+        assert!(end.time < waited, "{end:?} after {waited} ms");
+        assert_eq!(search.best, "d2");
+    }
+}
+
+/// With MultiPV, an iteration cut short after its first line still decides the move: the final
+/// line is that line, a ply deeper than the last full iteration, and starts with the move
+/// played also where that line changed it. (Fixed node counts on one thread: reproducible.)
+#[test]
+fn the_final_line_follows_an_unfinished_iteration() {
+    let mut tei = Tei::ready();
+    tei.send("setoption name MultiPV value 2");
+    let mut changed = 0;
+    for nodes in (1000..=12_000).step_by(1000) {
+        tei.send("teinewgame 6");
+        tei.send("position startpos moves a1 f6 d3 c4");
+        tei.send(&format!("go nodes {nodes}"));
+        // bestmove() checks that the final line starts with the move played.
+        let search = tei.bestmove();
+        let end = search.final_info();
+        let iterations = search.iterations();
+        let last = iterations
+            .iter()
+            .rfind(|i| i.multipv == Some(1))
+            .expect("a finished iteration");
+        assert_eq!(end.multipv, Some(1));
+        // Nodes after the last full iteration are counted too.
+        assert!(end.nodes >= nodes && end.nodes >= last.nodes, "{end:?}");
+        if end.depth == last.depth {
+            assert_eq!(end.line(), last.line());
+        } else {
+            assert_eq!(end.depth, last.depth + 1, "{end:?} {last:?}");
+            changed += usize::from(end.pv[0] != last.pv[0]);
+        }
+    }
+    // Some of these counts end in a first line that changed the move (if a change of the
+    // search leaves none, pick other counts).
+    assert!(changed > 0);
+}
+
+/// The search's own time (its final line) is all of `movetime` less MoveOverhead, and at most
+/// a busy machine's delay more.
+fn assert_movetime_used(search: &Search, movetime: u64) {
+    let used = search.final_info().time;
+    assert!(
+        (movetime - OVERHEAD_MS..movetime + BUSY_MS).contains(&used),
+        "movetime {movetime}: the search took {used} ms"
+    );
+}
+
+/// A clock of `clock` ms for the mover: the engine's own time for the move (its final line) is
+/// well inside it, under half.
+fn assert_within_clock(search: &Search, clock: u64) {
+    let used = search.final_info().time;
+    assert!(
+        used < clock / 2,
+        "clock {clock} ms: the search took {used} ms"
+    );
 }
 
 #[test]
@@ -556,32 +757,31 @@ fn go_clock_uses_the_movers_time() {
         &mut tei,
         &["a1", "f6", "c3"],
         "go wtime 600000 btime 1000 winc 0 binc 10",
+        1000,
     );
     // White to move, keywords in another order.
     quick_legal_answer(
         &mut tei,
         &["a1", "f6"],
         "go binc 10 winc 10 btime 600000 wtime 1000",
+        1000,
     );
     // movestogo splits the clock: 3 s over 30 moves is about 0.1 s.
     quick_legal_answer(
         &mut tei,
         &["a1", "f6"],
         "go wtime 3000 btime 3000 movestogo 30",
+        3000,
     );
 }
 
-/// Sets the 6x6 position after `moves`, sends `go`, and expects a legal move within a second.
-fn quick_legal_answer(tei: &mut Tei, moves: &[&str], go: &str) {
+/// Sets the 6x6 position after `moves`, sends `go` with `clock` ms for the mover, and expects a
+/// legal move in well under that time by the engine's own measure.
+fn quick_legal_answer(tei: &mut Tei, moves: &[&str], go: &str, clock: u64) {
     tei.send(&format!("position startpos moves {}", moves.join(" ")));
-    let sent = Instant::now();
     tei.send(go);
     let search = tei.bestmove();
-    assert!(
-        sent.elapsed() < Duration::from_millis(1000),
-        "{:?}",
-        sent.elapsed()
-    );
+    assert_within_clock(&search, clock);
     assert_legal(6, None, moves, &search.best);
 }
 
@@ -594,24 +794,23 @@ fn multipv_lines() {
     tei.send("go depth 3");
     let search = tei.bestmove();
     assert_legal(5, None, &["a1", "e5"], &search.best);
-    let at_depth_3: Vec<&String> = search
-        .infos
-        .iter()
-        .filter(|l| field(l, "depth").as_deref() == Some("3"))
+    let at_depth_3: Vec<Info> = search
+        .iterations()
+        .into_iter()
+        .filter(|i| i.depth == 3)
         .collect();
-    let ks: Vec<String> = at_depth_3
-        .iter()
-        .filter_map(|l| field(l, "multipv"))
-        .collect();
-    assert_eq!(ks, ["1", "2", "3"], "{at_depth_3:?}");
-    let firsts: std::collections::HashSet<String> =
-        at_depth_3.iter().filter_map(|l| field(l, "pv")).collect();
+    let ks: Vec<Option<u32>> = at_depth_3.iter().map(|i| i.multipv).collect();
+    assert_eq!(ks, [Some(1), Some(2), Some(3)], "{at_depth_3:?}");
+    let firsts: std::collections::HashSet<&String> = at_depth_3.iter().map(|i| &i.pv[0]).collect();
     assert_eq!(
         firsts.len(),
         3,
         "three different first moves: {at_depth_3:?}"
     );
-    assert_eq!(field(at_depth_3[0], "pv").unwrap(), search.best);
+    // The final line is the first line again.
+    let end = search.final_info();
+    assert_eq!(end.line(), at_depth_3[0].line());
+    assert_eq!(end.nodes, at_depth_3[0].nodes);
     // An out-of-range value is refused and the old one stays.
     tei.send("setoption name multipv value 65");
     let lines = tei.sync();
@@ -624,7 +823,7 @@ fn multipv_lines() {
         .iter()
         .filter_map(|l| field(l, "multipv"))
         .collect();
-    assert_eq!(ks, ["1", "2", "3"]);
+    assert_eq!(ks, ["1", "2", "3", "1"]);
     // Back to one line: no multipv field at all.
     tei.send("setoption name MultiPV value 1");
     tei.send("go depth 1");

@@ -502,6 +502,51 @@ fn published_positions() {
     assert_eq!(outcome, TinueOutcome::Disproven);
 }
 
+/// The prover's `info` line reports the prover's own work: as many nodes as the same solve
+/// run here (a solve that no clock cuts short is reproducible), in `go solved` (its 16 MiB
+/// table, no limit) and in the check before a timed search; and the line is the last before
+/// `bestmove`, in time no longer than the whole exchange.
+#[test]
+fn prover_lines_report_the_provers_work() {
+    let stop = AtomicBool::new(false);
+    // A 4x4 tinue in 7 plies (about two thousand nodes), and the 5x5 one in 3 from above.
+    let seven = &load("tinue-7.tsv")[0];
+    assert_eq!(seven.plies, 7);
+    let solved = TinueLimits {
+        hash_mb: 16,
+        ..TinueLimits::default()
+    };
+    let expected = solve_tps(&seven.tps, 0, &solved, &stop).unwrap();
+    let three = "1,2,2,x2/2,2,2,2,1/x5/1,1,1,x2/x4,1 1 7";
+    let pos = tps::parse::<5>(three).unwrap();
+    let checked =
+        cairn::tinue::root_check(&pos, std::time::Duration::from_secs(60), &stop).expect("a proof");
+    let started = std::time::Instant::now();
+    let out = tei_session(&[
+        &format!("position tps {}", seven.tps),
+        "go solved",
+        &format!("position tps {three}"),
+        "go wtime 600000 btime 600000",
+    ]);
+    let wall = started.elapsed().as_millis() as u64;
+    assert_eq!(out.len(), 4, "{out:?}");
+    let field = |line: &str, key: &str| -> u64 {
+        let tokens: Vec<&str> = line.split_whitespace().collect();
+        let at = tokens.iter().position(|&t| t == key).unwrap();
+        tokens[at + 1].parse().unwrap()
+    };
+    for (line, nodes, plies) in [(&out[0], expected.nodes, 7), (&out[2], checked.nodes, 3)] {
+        assert!(
+            line.contains(&format!(" score cp {} pv ", 10_000 - plies)),
+            "{out:?}"
+        );
+        assert_eq!(field(line, "depth"), plies, "{line}");
+        assert_eq!(field(line, "nodes"), nodes, "{line}");
+        assert!(field(line, "time") <= wall, "{line}");
+    }
+    assert!(out[1].starts_with("bestmove ") && out[3].starts_with("bestmove "));
+}
+
 /// `go solved` with no limit and a `stop`: exactly one bestmove.
 #[test]
 fn go_solved_stops() {

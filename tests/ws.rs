@@ -7,7 +7,9 @@
 //! `go infinite`, `isready` and `stop`; several lines in one message; two connections at once
 //! with independent sessions; a malformed frame, a binary message and an oversized message, each
 //! closing only its own connection; closing a connection during a search; `quit`; a taken port;
-//! and `--log-file` with connection ids.
+//! `--log-file` with connection ids; and the desktop safety limits: web page origins
+//! (`--allow-origin`), `--max-connections`, the table budget (`--hash-budget`) and
+//! `--idle-timeout`.
 
 mod common;
 
@@ -44,8 +46,8 @@ impl Server {
 
     fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(extra)
             .args(["ws", "--port", "0"])
+            .args(extra)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -68,15 +70,56 @@ impl Server {
         server
     }
 
+    /// A connection as a program makes it (no `Origin` header).
     fn connect(&self) -> Client {
+        self.open(None).expect("WebSocket handshake")
+    }
+
+    /// A connection as a browser page of `origin` makes it.
+    fn connect_from(&self, origin: &str) -> Client {
+        self.open(Some(origin))
+            .unwrap_or_else(|e| panic!("origin {origin}: {e}"))
+    }
+
+    /// The server's HTTP status and body refusing a handshake (from a page of `origin`).
+    fn refused(&self, origin: Option<&str>) -> (u16, String) {
+        match self.open(origin) {
+            Ok(_) => panic!("origin {origin:?} was served"),
+            Err(tungstenite::Error::Http(response)) => {
+                let body = response.body().clone().unwrap_or_default();
+                (response.status().as_u16(), String::from_utf8(body).unwrap())
+            }
+            Err(e) => panic!("origin {origin:?}: not an HTTP refusal: {e}"),
+        }
+    }
+
+    /// Opens a WebSocket connection, with an `Origin` header if given.
+    fn open(&self, origin: Option<&str>) -> Result<Client, tungstenite::Error> {
+        use tungstenite::client::IntoClientRequest;
         let stream = TcpStream::connect(&self.address).expect("cannot reach the server");
         stream.set_read_timeout(Some(DEADLINE)).unwrap();
-        let url = format!("ws://{}/", self.address);
-        let (ws, _) = tungstenite::client(url.as_str(), stream).expect("WebSocket handshake");
-        Client {
-            ws,
-            transcript: Vec::new(),
+        let mut request = format!("ws://{}/", self.address)
+            .into_client_request()
+            .unwrap();
+        if let Some(origin) = origin {
+            request
+                .headers_mut()
+                .insert("Origin", origin.parse().unwrap());
         }
+        match tungstenite::client(request, stream) {
+            Ok((ws, _)) => Ok(Client {
+                ws,
+                transcript: Vec::new(),
+            }),
+            Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
+            Err(tungstenite::HandshakeError::Interrupted(_)) => panic!("handshake interrupted"),
+        }
+    }
+
+    /// The log lines about connection `id` seen so far.
+    fn lines_about(&self, id: u64) -> Vec<&String> {
+        let prefix = format!("connection #{id} ");
+        self.seen.iter().filter(|l| l.contains(&prefix)).collect()
     }
 
     /// Waits for a log line matching `wanted` and returns it.
@@ -192,6 +235,33 @@ impl Client {
                 Err(e) => self.fail(&format!("no line within {wait:?}: {e}")),
             }
         }
+    }
+
+    /// Every line the server sends within `wait` (the connection must stay open).
+    fn lines_for(&mut self, wait: Duration) -> Vec<String> {
+        let deadline = Instant::now() + wait;
+        let mut lines = Vec::new();
+        while let Some(left) = deadline.checked_duration_since(Instant::now()) {
+            let stream = self.ws.get_ref();
+            stream
+                .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+                .unwrap();
+            match self.ws.read() {
+                Ok(Message::Text(text)) => {
+                    self.transcript.push(format!("< {text}"));
+                    lines.push(text.as_str().to_string());
+                }
+                Ok(Message::Ping(_) | Message::Pong(_)) => {}
+                Ok(other) => self.fail(&format!("unexpected message {other:?}")),
+                Err(tungstenite::Error::Io(e))
+                    if matches!(
+                        e.kind(),
+                        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+                    ) => {}
+                Err(e) => self.fail(&format!("the connection failed: {e}")),
+            }
+        }
+        lines
     }
 
     /// Lines up to and including the first one matching `done`.
@@ -552,4 +622,223 @@ fn log_file_marks_each_connection() {
         ]
     );
     std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safe on a desktop: origins, connection limit, table budget, idle timeout
+
+/// Asserts that connection `id` was refused with `status` and logged in exactly one line, which
+/// contains `why`. Waits for connection `next` to open first, so that any other line about
+/// `id` would be in by then.
+fn refused_once(server: &mut Server, id: u64, status: u16, why: &str, next: u64) {
+    let refused = format!("connection #{id} from 127.0.0.1:");
+    let line = server.log_line(|l| l.contains(&refused) && l.contains("refused"));
+    assert!(
+        line.contains(&format!("refused ({status}): {why}")),
+        "{line}"
+    );
+    server.log_line(|l| l.contains(&format!("connection #{next} from ")));
+    let about = server.lines_about(id);
+    assert_eq!(about, [&line], "one log line for #{id}");
+}
+
+#[test]
+fn pages_of_other_origins_are_refused() {
+    let mut server = Server::start_with(&["--max-connections", "6"]);
+    let foreign = [
+        "https://evil.example",
+        "https://ptn.ninja.evil.example",
+        "http://ptn.ninja",
+        "https://localhost:8080",
+        "http://localhost.evil.example:8080",
+        "null",
+    ];
+    for origin in foreign {
+        assert_eq!(
+            server.refused(Some(origin)),
+            (403, "origin not allowed\n".to_string()),
+            "{origin}"
+        );
+    }
+    // PTN Ninja, this machine's pages on any port, and programs (no Origin) are served.
+    let mut served = Vec::new();
+    for origin in [
+        "https://ptn.ninja",
+        "https://PTN.Ninja",
+        "http://localhost:8080",
+        "http://localhost",
+        "http://127.0.0.1:5173",
+    ] {
+        served.push(server.connect_from(origin));
+    }
+    let mut program = server.connect();
+    assert!(program.sync().is_empty());
+    for client in &mut served {
+        assert!(client.sync().is_empty());
+    }
+    for (i, origin) in foreign.iter().enumerate() {
+        let id = i as u64 + 1;
+        let why = format!("origin `{origin}` is not allowed");
+        refused_once(&mut server, id, 403, &why, foreign.len() as u64 + 1);
+    }
+}
+
+#[test]
+fn allow_origin_replaces_the_list() {
+    let server = Server::start_with(&[
+        "--allow-origin",
+        "http://localhost:8080",
+        "--allow-origin",
+        "https://Example.org/",
+    ]);
+    assert!(server
+        .connect_from("http://localhost:8080")
+        .sync()
+        .is_empty());
+    assert!(server.connect_from("https://example.org").sync().is_empty());
+    assert!(server.connect().sync().is_empty());
+    for origin in ["http://localhost:9090", "https://ptn.ninja"] {
+        assert_eq!(server.refused(Some(origin)).0, 403, "{origin}");
+    }
+    drop(server);
+    let server = Server::start_with(&["--allow-origin", "*"]);
+    assert!(server.connect_from("https://any.example").sync().is_empty());
+    // A pattern that is no origin is a usage error.
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["ws", "--port", "0", "--allow-origin", "ptn.ninja"])
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run cairn");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("`ptn.ninja` is not an origin"), "{stderr}");
+}
+
+#[test]
+fn one_connection_over_the_limit_is_refused() {
+    let mut server = Server::start_with(&["--max-connections", "2"]);
+    let mut one = server.connect();
+    let mut two = server.connect_from("https://ptn.ninja");
+    assert_eq!(
+        server.refused(None),
+        (503, "too many connections\n".to_string())
+    );
+    // The first two are served as before.
+    assert!(one.sync().is_empty());
+    assert!(two.sync().is_empty());
+    // A foreign page learns nothing about the limit: its origin is refused first.
+    assert_eq!(server.refused(Some("https://evil.example")).0, 403);
+    // Once one closes, a new connection is served.
+    one.send("quit");
+    one.closed();
+    server.closed_line(1);
+    let mut three = server.connect();
+    assert!(three.sync().is_empty());
+    refused_once(&mut server, 3, 503, "2 connections are open", 5);
+}
+
+#[test]
+fn hash_is_clamped_to_the_table_budget() {
+    let mut server = Server::start_with(&["--max-connections", "2", "--hash-budget", "100"]);
+    let mut one = server.connect();
+    // Alone, a connection may take all of it but 1 MiB kept for the other one.
+    one.send("setoption name Hash value 200");
+    assert_eq!(
+        one.sync(),
+        [
+            "info string setoption Hash: 200 MB is beyond this connection's part of the 100 MB \
+          that the server's tables share; using 99 MB"
+        ]
+    );
+    // The second connection starts with what is left, and gets no more.
+    let mut two = server.connect();
+    let line = server.log_line(|l| l.contains("connection #2: a "));
+    assert!(line.contains("a 1 MiB table"), "{line}");
+    two.send("setoption name Hash value 16");
+    assert_eq!(
+        two.sync(),
+        [
+            "info string setoption Hash: 16 MB is beyond this connection's part of the 100 MB \
+          that the server's tables share; using 1 MB"
+        ]
+    );
+    // Room given back is room for the others; a size that fits is set without a word.
+    one.send("setoption name Hash value 50");
+    assert!(one.sync().is_empty());
+    two.send("setoption name Hash value 16");
+    assert!(two.sync().is_empty());
+    two.send("setoption name Hash value 64");
+    assert_eq!(
+        two.sync(),
+        [
+            "info string setoption Hash: 64 MB is beyond this connection's part of the 100 MB \
+          that the server's tables share; using 50 MB"
+        ]
+    );
+    // Both still search.
+    for client in [&mut one, &mut two] {
+        client.send("position startpos moves a1 f6");
+        client.send("go depth 2");
+        let lines = client.until(|l| l.starts_with("bestmove"));
+        assert_legal::<6>(
+            "x6/x6/x6/x6/x6/x6 1 1",
+            &["a1", "f6"],
+            &best_of(lines.last().unwrap()),
+        );
+    }
+    // A budget too small for the connections is a clear error.
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "ws",
+            "--port",
+            "0",
+            "--hash-budget",
+            "3",
+            "--max-connections",
+            "4",
+        ])
+        .stdin(Stdio::null())
+        .output()
+        .expect("cannot run cairn");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert_eq!(
+        stderr.trim_end(),
+        "error: --hash-budget 3 with --max-connections 4: a budget of 3 MiB cannot give each \
+         of 4 sessions 1 MiB"
+    );
+}
+
+#[test]
+fn silent_connections_are_closed_but_not_while_searching() {
+    let mut server = Server::start_with(&["--idle-timeout", "1"]);
+    let mut quiet = server.connect();
+    let mut busy = server.connect();
+    busy.send("teinewgame 6");
+    busy.send("position startpos moves a1 f6");
+    busy.send("go infinite");
+    // The silent one is closed after a second, with "going away" and the reason.
+    let opened = Instant::now();
+    assert_eq!(quiet.closed(), Closed::Frame(Some(CloseCode::Away)));
+    assert!(opened.elapsed() >= Duration::from_millis(900));
+    let line = server.closed_line(1);
+    assert!(line.contains("idle for 1 s"), "{line}");
+    // The searching one sends nothing either, well past the timeout, and stays open.
+    let left = Duration::from_millis(2500).saturating_sub(opened.elapsed());
+    let lines = busy.lines_for(left);
+    assert!(
+        lines.iter().all(|l| l.starts_with("info depth ")),
+        "{lines:?}"
+    );
+    assert!(busy.sync().iter().all(|l| l.starts_with("info depth ")));
+    busy.send("stop");
+    busy.until(|l| l.starts_with("bestmove"));
+    // Once its search is over, silence counts again.
+    let stopped = Instant::now();
+    assert_eq!(busy.closed(), Closed::Frame(Some(CloseCode::Away)));
+    assert!(stopped.elapsed() >= Duration::from_millis(900));
+    let line = server.closed_line(2);
+    assert!(line.contains("idle for 1 s"), "{line}");
+    assert!(line.contains("no search was running"), "{line}");
 }

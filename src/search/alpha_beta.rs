@@ -13,7 +13,7 @@ use super::params::*;
 use super::score::{Score, WinKind};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::{Bitboard, Color, GameResult, Move, Position, Role};
+use crate::board::{Bitboard, Color, Move, Position, Role};
 use crate::eval::evaluate;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -28,6 +28,9 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Node limit of `go nodes`.
     pub node_limit: Option<u64>,
+    /// Set once the main thread has its result: helper threads stop (within `CHECK_INTERVAL`
+    /// nodes) while `go infinite` waits for `stop` with the stop flag still clear.
+    pub main_done: AtomicBool,
 }
 
 /// One thread's search state.
@@ -118,6 +121,9 @@ impl<'a, const N: usize> Worker<'a, N> {
             if out_of_nodes || self.time.is_some_and(|t| t.hard_expired()) {
                 self.shared.stop.store(true, Relaxed);
             }
+            if self.shared.main_done.load(Relaxed) {
+                self.stopped = true;
+            }
         }
         if self.shared.stop.load(Relaxed) {
             self.stopped = true;
@@ -168,16 +174,6 @@ impl<'a, const N: usize> Worker<'a, N> {
             .any(|k| self.hashes[last - k] == hash)
     }
 
-    fn terminal(result: GameResult, me: Color, ply: u32) -> Score {
-        match result {
-            GameResult::Road(c) if c == me => Score::win_in(ply, WinKind::Road),
-            GameResult::Road(_) => Score::loss_in(ply, WinKind::Road),
-            GameResult::Flats(c) if c == me => Score::win_in(ply, WinKind::Flats),
-            GameResult::Flats(_) => Score::loss_in(ply, WinKind::Flats),
-            GameResult::Draw => Score::DRAW,
-        }
-    }
-
     fn set_pv(&mut self, ply: usize, mv: Move) {
         let child = ply + 1;
         let len = if child <= MAX_PLY {
@@ -222,7 +218,7 @@ impl<'a, const N: usize> Worker<'a, N> {
             let score = if self.pos.winning_move().is_some() {
                 None
             } else if let Some(result) = self.pos.result() {
-                Some(-Self::terminal(result, !me, ply as u32 + 1))
+                Some(-Score::of_result(result, !me, ply as u32 + 1))
             } else {
                 Some(-self.quiesce(-beta, -alpha, ply + 1, qdepth + 1))
             };
@@ -288,7 +284,7 @@ impl<'a, const N: usize> Worker<'a, N> {
         let p = ply as u32;
         if ply > 0 {
             if let Some(result) = self.pos.result() {
-                return Self::terminal(result, me, p);
+                return Score::of_result(result, me, p);
             }
             if self.is_repetition() {
                 return Score::DRAW;

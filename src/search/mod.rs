@@ -4,7 +4,10 @@
 //! iteration through a callback and never prints. Threads share only the transposition table,
 //! the stop flag and the node count: the main thread manages time and reports, helper threads run
 //! the same iterative deepening (odd helpers one ply ahead, for diversity) and stop when the main
-//! thread is done. Only the main thread's result is played.
+//! thread is done. Only the main thread's result is played. Deepening ends at the limits, or
+//! once the best line's result is proven within the depth searched (`go infinite` then waits
+//! for `stop` without searching). The result carries the line of the move played and the
+//! totals, for the caller's final report.
 
 mod alpha_beta;
 pub mod history;
@@ -22,6 +25,7 @@ use crate::board::{Move, Position};
 use alpha_beta::{Shared, Worker};
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
 
 /// One line of search output: what `info` reports.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -72,12 +76,20 @@ impl Default for SearchConfig {
 pub struct SearchResult {
     /// The move to play (`None` only if the game is over or there is no legal move).
     pub best: Option<Move>,
-    /// Its score.
+    /// Its score: from the deepest search of its line, or without one the static evaluation
+    /// (the game's result if it is over).
     pub score: Score,
-    /// The deepest completed depth.
+    /// The depth of the search `best` and `score` come from: the deepest completed iteration,
+    /// or a deeper unfinished one whose first MultiPV line was complete; 0 for none.
     pub depth: u32,
+    /// The deepest ply that search reached.
+    pub seldepth: u32,
+    /// The principal variation of `best` (starting with it; empty when there is no move).
+    pub pv: Vec<Move>,
     /// Nodes searched by all threads.
     pub nodes: u64,
+    /// When the search stopped searching (before `go infinite` waited for `stop`).
+    pub ended: Instant,
 }
 
 /// Estimated moves left for the side to move, for time allocation: about one per piece in
@@ -87,15 +99,15 @@ fn moves_left<const N: usize>(pos: &Position<N>) -> u64 {
     ((pos.stones_left(me) + pos.caps_left(me)) as u64).max(10)
 }
 
-/// The soft time budget a search of `pos` under `limits` would plan for, if the limits are a
-/// clock or a fixed move time (for work done before the search, such as the tinue check).
+/// The time a search of `pos` under `limits` would plan to use, if the limits are a clock or a
+/// fixed move time (for work done before the search, such as the tinue check).
 pub fn time_budget<const N: usize>(
     pos: &Position<N>,
     limits: &Limits,
     config: &SearchConfig,
-) -> Option<std::time::Duration> {
+) -> Option<Duration> {
     let white = pos.side_to_move() == crate::board::Color::White;
-    TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos)).soft()
+    TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos)).planned()
 }
 
 /// Searches `pos` alone (no game before it) to a fixed `depth` on one thread, reporting nothing:
@@ -148,13 +160,14 @@ pub fn search<const N: usize>(
         stop,
         nodes: AtomicU64::new(0),
         node_limit: limits.nodes,
+        main_done: AtomicBool::new(false),
     };
     let max_depth = limits
         .depth
         .unwrap_or(MAX_PLY as u32 - 2)
         .clamp(1, MAX_PLY as u32 - 2);
     let threads = config.threads.max(1);
-    std::thread::scope(|scope| {
+    let mut result = std::thread::scope(|scope| {
         for id in 1..threads {
             let shared = &shared;
             scope.spawn(move || {
@@ -166,28 +179,43 @@ pub fn search<const N: usize>(
         let mut main = Worker::new(pos.clone(), game, &shared, Some(&time));
         let driver = Driver {
             time: &time,
-            limits,
             report,
             multipv: config.multipv.max(1),
         };
         let mut result = iterate(&mut main, 1, max_depth, driver.multipv, Some(&driver));
         main.flush_nodes();
+        shared.main_done.store(true, Relaxed);
+        result.ended = Instant::now();
         if limits.infinite {
-            // `go infinite` answers only after `stop`, even if the search has nothing left to do.
+            // `go infinite` answers only after `stop`, even if the search has nothing left to do
+            // (a proven result): it waits without searching or printing.
             while !stop.load(Relaxed) {
-                std::thread::sleep(std::time::Duration::from_millis(1));
+                std::thread::sleep(Duration::from_millis(1));
             }
         }
         stop.store(true, Relaxed);
-        result.nodes = shared.nodes.load(Relaxed);
         result
-    })
+    });
+    // Every thread has ended and flushed its count.
+    result.nodes = shared.nodes.load(Relaxed);
+    if result.depth == 0 {
+        result.score = match pos.result() {
+            Some(over) => Score::of_result(over, pos.side_to_move(), 0),
+            None => crate::eval::evaluate(pos),
+        };
+        result.pv = result.best.into_iter().collect();
+    }
+    result
+}
+
+/// Nodes per second for `nodes` in `elapsed` (as if a millisecond had passed when less did).
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
 }
 
 /// What the main thread needs for reporting and time decisions.
 struct Driver<'a> {
     time: &'a TimeManager,
-    limits: &'a Limits,
     report: &'a (dyn Fn(&SearchInfo) + Sync),
     multipv: usize,
 }
@@ -205,7 +233,10 @@ fn iterate<const N: usize>(
         best: root_moves.first().copied(),
         score: Score::DRAW,
         depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
         nodes: 0,
+        ended: Instant::now(),
     };
     if root_moves.is_empty() || worker.pos.is_over() {
         return result;
@@ -231,29 +262,31 @@ fn iterate<const N: usize>(
             worker.excluded.push(first_move);
             found.push((score, pv));
         }
-        if found.len() < lines {
-            // An unfinished iteration: keep its first line only if it completed.
-            if let Some((score, pv)) = found.first() {
-                result.best = pv.first().copied();
-                result.score = *score;
+        let complete = found.len() == lines;
+        if let Some((score, pv)) = found.first() {
+            // An unfinished iteration counts only if its first line completed.
+            if complete && result.best != pv.first().copied() && depth > first {
+                best_changes += 1.0;
             }
+            result.best = pv.first().copied();
+            result.score = *score;
+            result.depth = depth;
+            result.seldepth = worker.seldepth.max(depth);
+            result.pv.clone_from(pv);
+        }
+        if !complete {
             break;
         }
-        let new_best = found[0].1[0];
-        if result.best != Some(new_best) && depth > first {
-            best_changes += 1.0;
-        }
         best_changes *= 0.5;
-        result.best = Some(new_best);
-        result.score = found[0].0;
-        result.depth = depth;
         for (i, (score, _)) in found.iter().enumerate() {
             previous[i] = *score;
         }
         let Some(driver) = driver else { continue };
         report_lines(worker, driver, depth, &found);
+        // The best line proven with a margin within the depth searched: deeper searches would
+        // only repeat it, in any kind of search (`go infinite` then waits for `stop`).
         if let Some((_, plies, _)) = result.score.proven() {
-            if depth > plies + 1 && !driver.limits.infinite {
+            if depth > plies + 1 {
                 break;
             }
         }
@@ -298,7 +331,7 @@ fn report_lines<const N: usize>(
     let elapsed = driver.time.elapsed();
     let nodes = worker.shared_nodes();
     let time_ms = elapsed.as_millis() as u64;
-    let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64;
+    let nps = nodes_per_second(nodes, elapsed);
     let hashfull = worker.hashfull();
     for (i, (score, pv)) in found.iter().enumerate() {
         (driver.report)(&SearchInfo {

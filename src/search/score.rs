@@ -7,6 +7,7 @@
 //! and the kind of win can be read back from the parity. Losses are the negations. In the
 //! transposition table the distance is stored relative to the node (see [`Score::to_tt`]).
 
+use crate::board::{Color, GameResult};
 use std::fmt;
 
 /// A search score from the side to move's point of view.
@@ -41,6 +42,17 @@ impl Score {
     /// A loss `plies` plies from the root.
     pub const fn loss_in(plies: u32, kind: WinKind) -> Score {
         Score(-Self::win_in(plies, kind).0)
+    }
+
+    /// The score of a finished game for `me`, the game having ended `ply` plies from the root.
+    pub fn of_result(result: GameResult, me: Color, ply: u32) -> Score {
+        match result {
+            GameResult::Road(c) if c == me => Score::win_in(ply, WinKind::Road),
+            GameResult::Road(_) => Score::loss_in(ply, WinKind::Road),
+            GameResult::Flats(c) if c == me => Score::win_in(ply, WinKind::Flats),
+            GameResult::Flats(_) => Score::loss_in(ply, WinKind::Flats),
+            GameResult::Draw => Score::DRAW,
+        }
     }
 
     /// Whether the score is a proven result (win or loss).

@@ -1,7 +1,8 @@
 //! Search limits from `go`, and the time manager that turns a clock into deadlines.
 //!
-//! The soft deadline is when to stop starting new iterations; it grows when the best move keeps
-//! changing. The hard deadline is when a running iteration is abandoned. Both leave
+//! Under a clock, the soft deadline is when to stop starting new iterations; it grows when the
+//! best move keeps changing. The hard deadline is when a running iteration is abandoned. A fixed
+//! move time (`movetime`) has only the hard deadline: all of it is used. Deadlines leave
 //! `MoveOverhead` for the pipe and the GUI: racetrack forfeits on the first millisecond over, and
 //! counts the time from writing `position` until it reads `bestmove`.
 
@@ -52,10 +53,12 @@ impl TimeManager {
             };
         }
         if let Some(movetime) = limits.movetime {
+            // A fixed time is there to be used (GUIs and match runners expect it): no soft
+            // deadline, so the search runs to the limit unless it proves a result first.
             let t = Duration::from_millis(movetime.saturating_sub(overhead_ms).max(1));
             return TimeManager {
                 start,
-                soft: Some(t),
+                soft: None,
                 hard: Some(t),
             };
         }
@@ -113,6 +116,12 @@ impl TimeManager {
         self.soft
     }
 
+    /// The time the search plans to use, if limited: the soft deadline under a clock, all of it
+    /// under a fixed move time.
+    pub fn planned(&self) -> Option<Duration> {
+        self.soft.or(self.hard)
+    }
+
     /// The hard deadline, if any (for logging).
     pub fn hard(&self) -> Option<Duration> {
         self.hard
@@ -147,10 +156,12 @@ mod tests {
             movetime: Some(1000),
             ..Limits::default()
         };
-        assert_eq!(
-            TimeManager::new(&fixed, false, 50, 30).hard(),
-            Some(Duration::from_millis(950))
-        );
+        let tm = TimeManager::new(&fixed, false, 50, 30);
+        assert_eq!(tm.hard(), Some(Duration::from_millis(950)));
+        // All of a fixed time is used: no soft deadline ends the search before it.
+        assert_eq!(tm.soft(), None);
+        assert_eq!(tm.planned(), Some(Duration::from_millis(950)));
+        assert!(!tm.soft_expired(1.0));
         assert!(TimeManager::new(&Limits::default(), true, 50, 30)
             .hard()
             .is_none());

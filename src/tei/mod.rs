@@ -8,7 +8,8 @@
 //!
 //! Session rules beyond the grammar:
 //! - `isready` is answered at once, also while a search runs (the search goes on).
-//! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`.
+//! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`,
+//!   right after one final `info` line: the line of the move played, with the search's totals.
 //!   A `go` while searching is refused (`info string error`), without a second `bestmove`.
 //!   `stop` ends the search and waits for its `bestmove`; when idle it does nothing.
 //! - `teinewgame` during a search stops it first (its `bestmove` is printed). `setoption` during a
@@ -21,16 +22,18 @@
 //! - A bad `position` (TPS, move syntax, illegal move, move after the game ended) keeps the
 //!   previous position.
 
+pub mod budget;
 pub mod command;
 pub mod options;
 pub mod response;
 pub mod transcript;
 
+pub use budget::{TableBudget, TableShare};
 pub use command::{parse, GoCommand, NewGame, PositionCommand, TeiCommand, TeiError};
 pub use response::{InfoStyle, Responder};
 pub use transcript::Transcript;
 
-use crate::engine::{Engine, Reporter, SearchEvent, Start};
+use crate::engine::{Engine, Options, Reporter, SearchEvent, Start};
 use crate::notation::{tps, Tps};
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
@@ -49,14 +52,28 @@ pub fn run(transcript: Option<Transcript>) {
     run_session(
         stdin.lock(),
         Responder::stdout().with_transcript(transcript),
+        SessionSettings::default(),
     );
+}
+
+/// What a server that hosts several sessions (`cairn ws`) sets for each; a stdio session has
+/// the defaults.
+#[derive(Debug, Default)]
+pub struct SessionSettings {
+    /// The session's share of a table budget common to all sessions: its table starts at the
+    /// default size or what the budget leaves, and `setoption name Hash` beyond the share is
+    /// clamped (with an `info string`). `None`: only the machine's memory limits it.
+    pub table: Option<TableShare>,
+    /// Set by the session while a search runs (from `go` until just before its `bestmove`), for
+    /// the server to read.
+    pub searching: Arc<AtomicBool>,
 }
 
 /// Runs the TEI loop on `input`, answering through `out`, until `quit` or end of input. Any
 /// running search is stopped (its `bestmove` printed) before this returns; the result tells
 /// whether one was running. Input lines go to `out`'s transcript, if it has one.
-pub fn run_session(mut input: impl BufRead, out: Responder) -> bool {
-    let mut session = Session::new(out);
+pub fn run_session(mut input: impl BufRead, out: Responder, settings: SessionSettings) -> bool {
+    let mut session = Session::new(out, settings);
     let mut buffer = Vec::new();
     loop {
         buffer.clear();
@@ -108,16 +125,23 @@ struct Session {
     /// finds the search "still running" (the thread may take a moment longer to end; `go` joins
     /// it first).
     searching: Arc<AtomicBool>,
+    /// This session's part of a table budget shared with other sessions, if any.
+    table: Option<TableShare>,
 }
 
 impl Session {
-    fn new(out: Responder) -> Self {
+    fn new(out: Responder, settings: SessionSettings) -> Self {
+        let mut options = Options::default();
+        if let Some(share) = &settings.table {
+            options.hash_mb = share.mb();
+        }
         Session {
-            engine: Engine::new(),
+            engine: Engine::with_options(options),
             out,
             v1: false,
             game_started: false,
-            searching: Arc::new(AtomicBool::new(false)),
+            searching: settings.searching,
+            table: settings.table,
         }
     }
 
@@ -162,12 +186,33 @@ impl Session {
             return;
         }
         let mut options = self.engine.options().clone();
-        match options::set(&mut options, name, value) {
-            Ok((name, value)) => match self.engine.set_options(options) {
-                Ok(()) => log::info!("option {name} = {value}"),
-                Err(e) => self.out.error(&format!("setoption {name}: {e}")),
-            },
-            Err(e) => self.out.error(&e),
+        let (name, mut value) = match options::set(&mut options, name, value) {
+            Ok(set) => set,
+            Err(e) => return self.out.error(&e),
+        };
+        let before = self.engine.options().hash_mb;
+        if let Some(share) = self.table.as_mut().filter(|_| options.hash_mb != before) {
+            // Reserved before the table is made, so that sessions together never exceed it.
+            let granted = share.resize(options.hash_mb);
+            if granted < options.hash_mb {
+                self.out.info_string(&format!(
+                    "setoption {name}: {} MB is beyond this connection's part of the {} MB \
+                     that the server's tables share; using {granted} MB",
+                    options.hash_mb,
+                    share.budget().total_mb()
+                ));
+                options.hash_mb = granted;
+                value = granted as i64;
+            }
+        }
+        match self.engine.set_options(options) {
+            Ok(()) => log::info!("option {name} = {value}"),
+            Err(e) => {
+                if let Some(share) = &mut self.table {
+                    share.resize(before);
+                }
+                self.out.error(&format!("setoption {name}: {e}"));
+            }
         }
     }
 
@@ -341,7 +386,11 @@ mod tests {
 
     fn session(input: &str) -> Vec<String> {
         let buffer = Buffer::default();
-        run_session(input.as_bytes(), Responder::new(buffer.clone()));
+        run_session(
+            input.as_bytes(),
+            Responder::new(buffer.clone()),
+            SessionSettings::default(),
+        );
         let bytes = buffer.0.lock().unwrap().clone();
         String::from_utf8(bytes)
             .unwrap()
@@ -389,9 +438,14 @@ mod tests {
             .with_transcript(Some(Transcript::new(transcript.clone())));
         assert!(run_session(
             "position startpos\ngo infinite\n".as_bytes(),
-            out.clone()
+            out.clone(),
+            SessionSettings::default()
         ));
-        assert!(!run_session("isready\n".as_bytes(), out));
+        assert!(!run_session(
+            "isready\n".as_bytes(),
+            out,
+            SessionSettings::default()
+        ));
         // The transcript has both directions of both sessions, in order.
         let text = String::from_utf8(transcript.0.lock().unwrap().clone()).unwrap();
         // (The search may get to write an `info` line before it sees the stop.)
