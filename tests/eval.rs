@@ -163,7 +163,10 @@ fn features_of_stacks() {
         1
     );
     assert_eq!(
-        value("1,2,1,2,1/2,1,2,1,2/x5/x2,1,2,1/2,121,1S,12C,x 2 13", PARITY),
+        value(
+            "1,2,1,2,1/2,1,2,1,2/x5/x2,1,2,1/2,121,1S,12C,x 2 13",
+            PARITY
+        ),
         0
     );
     // Black to move: a1 black stack 1,2,1,2,1,2 on 4x4 (carry 4): three within reach (1,2,1),

@@ -61,6 +61,10 @@ pub struct TuneArgs {
     /// Weight of the game result in the target; the rest is the recorded search score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
+    /// a prior for a size with little data.
+    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub start_from: Option<u8>,
     /// The logistic scale K, fixed (default: fitted to the data with the current weights).
     /// Fixing it keeps the evaluation on the scale the search's margins were set for.
     #[arg(long)]
@@ -252,7 +256,8 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     }
     let draw_share = train.draw_share();
     let summary = train.summary.clone();
-    let start = texel::to_model(WEIGHTS[N]);
+    let origin_size = args.start_from.map_or(N, usize::from);
+    let start = texel::to_model(WEIGHTS[origin_size]);
     // K is fitted to the results alone; the scores are then read on that scale.
     let k = match args.k {
         Some(k) if k > 0.0 && k.is_finite() => k,
@@ -311,7 +316,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let rounded = texel::to_model(&tuned);
     let (last, last_valid) = (loss(&train, &rounded), loss(&valid, &rounded));
     println!("rounded weights: loss {last:.6}, validation {last_valid:.6}");
-    for (i, (old, new)) in WEIGHTS[N].0.iter().zip(&tuned.0).enumerate() {
+    for (i, (old, new)) in WEIGHTS[origin_size].0.iter().zip(&tuned.0).enumerate() {
         if old != new {
             println!("  {:<16} {:?} -> {:?}", params::NAMES[i], old, new);
         }
@@ -362,7 +367,8 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 100.0 * draw_share
             ),
             format!(
-                "K = {k:.6}; {} rounds of {} Adam steps (rate {}, l2 {}, frozen: {}); \
+                "Started from the {origin_size}x{origin_size} weights; K = {k:.6}; {} rounds of {} \
+                 Adam steps (rate {}, l2 {}, frozen: {}); \
                  training loss per round:",
                 args.rounds,
                 args.steps,
