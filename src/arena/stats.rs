@@ -83,11 +83,23 @@ impl Tally {
     /// The log-likelihood ratio and the state of the test.
     pub fn sprt(&self, sprt: &Sprt) -> (f64, SprtState) {
         let (s0, s1) = (expected_score(sprt.elo0), expected_score(sprt.elo1));
-        let var = self.variance();
-        let llr = if self.games() == 0 || var <= 0.0 {
+        // Every game with the same result leaves no variance to estimate: then read the games
+        // as if one more had been drawn, a conservative stand-in that lets a one-sided run end.
+        let padded;
+        let stats = if self.games() > 0 && self.variance() <= 0.0 {
+            padded = Self {
+                draws: self.draws + 1,
+                ..*self
+            };
+            &padded
+        } else {
+            self
+        };
+        let var = stats.variance();
+        let llr = if stats.games() == 0 || var <= 0.0 {
             0.0
         } else {
-            self.games() as f64 * (s1 - s0) * (2.0 * self.score() - s0 - s1) / (2.0 * var)
+            stats.games() as f64 * (s1 - s0) * (2.0 * stats.score() - s0 - s1) / (2.0 * var)
         };
         let lower = (sprt.beta / (1.0 - sprt.alpha)).ln();
         let upper = ((1.0 - sprt.beta) / sprt.alpha).ln();
@@ -146,5 +158,31 @@ mod tests {
         assert_eq!(weak.sprt(&test).1, SprtState::Continue);
         assert_eq!(scaled(weak).sprt(&test).1, SprtState::AcceptH0);
         assert_eq!(Tally::default().sprt(&test).1, SprtState::Continue);
+    }
+
+    /// A run of one result only still ends: 29 straight wins pass [0, 20], 29 straight losses
+    /// fail it, and 3 wins are not yet enough.
+    #[test]
+    fn one_sided_runs_end() {
+        let test = Sprt {
+            elo0: 0.0,
+            elo1: 20.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        let only = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
+        };
+        // As if 29 wins and one draw: m = 0.9833, var = 0.00806, llr = 30 · 0.0288 · 0.937 /
+        // 0.0161 ≈ 50.
+        let (llr, state) = only(29, 0, 0).sprt(&test);
+        assert!((llr - 50.2).abs() < 1.0, "{llr}");
+        assert_eq!(state, SprtState::AcceptH1);
+        assert_eq!(only(0, 0, 29).sprt(&test).1, SprtState::AcceptH0);
+        assert_eq!(only(3, 0, 0).sprt(&test).1, SprtState::Continue);
+        // All draws: an even result, no evidence either way yet.
+        assert_eq!(only(0, 4, 0).sprt(&test).1, SprtState::Continue);
     }
 }
