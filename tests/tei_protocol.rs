@@ -689,7 +689,13 @@ fn go_infinite_waits_quietly_once_proven() {
         assert_eq!(end.line(), last.line());
         assert_eq!(end.nodes, last.nodes);
         assert!(end.time < waited, "{end:?} after {waited} ms");
-        assert_eq!(search.best, "d2");
+        // d2 and d1 each leave two road threats (d1: c1 and d2); the evaluation picks one.
+        assert!(
+            ["d1", "d2"].contains(&search.best.as_str()),
+            "{}",
+            search.best
+        );
+        assert_eq!(end.pv.first(), Some(&search.best));
     }
 }
 
