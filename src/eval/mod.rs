@@ -285,12 +285,6 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
     let me = pos.side_to_move();
     let sides = [Side::of(pos, me), Side::of(pos, !me)];
     let empty = pos.empty().0;
-    let mut tall = 0u64;
-    for sq in pos.occupied() {
-        if pos.height(sq) > 1 {
-            tall |= 1 << sq.0;
-        }
-    }
     let walls = pos.walls().0;
     let caps = pos.caps().0;
 
@@ -316,24 +310,33 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
         sink.add(CRIT_WAITER, (sides[1].critical & empty).count_ones() as i32);
     }
 
+    let mut tall = [0u64; 2];
     for (i, color) in [me, !me].into_iter().enumerate() {
         let sign = 1 - 2 * i as i32;
         let (own, other) = (&sides[i], &sides[1 - i]);
-        side_features::<N, S>(pos, color, own, other, tall, sign, sink);
+        tall[i] = side_features::<N, S>(pos, color, own, other, sign, sink);
+    }
+    // Own flats next to an opponent capstone or stack (found by the stack walk above).
+    let caps = pos.caps().0;
+    let flats = |s: &Side| s.mine & !pos.walls().0 & !caps;
+    for i in 0..2 {
+        let movers = sides[1 - i].mine & (caps | tall[1 - i]);
+        let exposed = (flats(&sides[i]) & Geo::<N>::dilate(movers)).count_ones() as i32;
+        sink.add(EXPOSED, (1 - 2 * i as i32) * exposed);
     }
 }
 
-/// The features counted per player (added with `sign`: +1 for the side to move, −1 for the other).
+/// The features counted per player (added with `sign`: +1 for the side to move, −1 for the other);
+/// returns the player's stacks (squares it tops with two or more pieces).
 #[inline(always)]
 fn side_features<const N: usize, S: Sink>(
     pos: &Position<N>,
     color: Color,
     own: &Side,
     other: &Side,
-    tall: u64,
     sign: i32,
     sink: &mut S,
-) {
+) -> u64 {
     use feature::*;
     let mut add = |index: usize, value: u32| {
         if value != 0 {
@@ -357,11 +360,13 @@ fn side_features<const N: usize, S: Sink>(
 
     // Stacks.
     let mut totals = [0u32; 9];
+    let mut tall = 0u64;
     for sq in Bitboard(own.mine) {
         let height = pos.height(sq) as u32;
         if height == 1 {
             continue;
         }
+        tall |= 1 << sq.0;
         let shallow = (height - 1).min(N as u32 - 1);
         let deep = height - 1 - shallow;
         let own_shallow = own_count(pos, sq, color, deep, shallow);
@@ -397,11 +402,6 @@ fn side_features<const N: usize, S: Sink>(
     add(HARD_CAP, totals[6]);
     add(SUPPORT_DEEP, totals[7]);
     add(MOBILITY, totals[8]);
-    let movers = other.mine & (caps | tall);
-    add(
-        EXPOSED,
-        (own.mine & !walls & !caps & Geo::<N>::dilate(movers)).count_ones(),
-    );
 
     // Road groups.
     let road = own.road;
@@ -445,6 +445,7 @@ fn side_features<const N: usize, S: Sink>(
         (my_walls & Geo::<N>::dilate(other.road)).count_ones(),
     );
     add(INFLUENCE, (empty & at_least_two::<N>(road)).count_ones());
+    tall
 }
 
 /// How many of the `count` pieces of `sq` from height index `from` up are `color`'s.
