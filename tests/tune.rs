@@ -367,18 +367,21 @@ fn bad_tune_arguments_are_named() {
 #[test]
 fn import_from_the_command_line() {
     let out_path = std::env::temp_dir().join(format!("cairn-import-{}.txt", std::process::id()));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args([
-            "tune",
-            "--size",
-            "5",
-            "--import",
-            "tests/data/ptn/komi_5x5.ptn",
-            "--out",
-        ])
-        .arg(&out_path)
-        .output()
-        .unwrap();
+    let import = |size: &str| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args([
+                "tune",
+                "--size",
+                size,
+                "--import",
+                "tests/data/ptn/komi_5x5.ptn",
+            ])
+            .arg("--out")
+            .arg(&out_path)
+            .output()
+            .unwrap()
+    };
+    let out = import("5");
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -398,18 +401,7 @@ fn import_from_the_command_line() {
     );
     assert_eq!(data.len(), text.lines().count() - 1);
     // A size with no games in the files is an error.
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args([
-            "tune",
-            "--size",
-            "6",
-            "--import",
-            "tests/data/ptn/komi_5x5.ptn",
-            "--out",
-        ])
-        .arg(&out_path)
-        .output()
-        .unwrap();
+    let out = import("6");
     let _ = std::fs::remove_file(&out_path);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
