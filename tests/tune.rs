@@ -285,7 +285,7 @@ fn ptn_games_import_as_data() {
     let text = format!("{komi}\n{timeout}\n{three}");
     let mut out = Vec::new();
     let mut stats = ImportStats::default();
-    import_ptn::<5>(&text, "test", &mut out, &mut stats).unwrap();
+    import_ptn::<5>(&text, "test", None, &mut out, &mut stats).unwrap();
     assert_eq!(
         stats,
         ImportStats {
@@ -295,6 +295,7 @@ fn ptn_games_import_as_data() {
             no_result: 1,
             bad: 0,
             positions: stats.positions,
+            scored: 0,
         }
     );
     let lines = String::from_utf8(out).unwrap();
@@ -325,8 +326,63 @@ fn ptn_games_import_as_data() {
         expected.len()
     );
     // Not PTN at all: an error naming the source.
-    let err = import_ptn::<5>("1. a1 {", "file.ptn", &mut Vec::new(), &mut stats).unwrap_err();
+    let err =
+        import_ptn::<5>("1. a1 {", "file.ptn", None, &mut Vec::new(), &mut stats).unwrap_err();
     assert!(err.starts_with("file.ptn: "), "{err}");
+}
+
+/// A teacher's comments become the score column of the positions it moved from: Tiltak's
+/// expected scores through the logit at K, Cairn's flats as centiflats, always for the side to
+/// move; the other player's comments and comments without a number give no score.
+#[test]
+fn teacher_comments_become_scores() {
+    use cairn::tune::import::{import_ptn, ImportStats, Teacher, TeacherUnits};
+    let game = "[Player1 \"cairn\"]\n[Player2 \"bin/tiltak-tei\"]\n[Size \"5\"]\n\
+                [Result \"R-0\"]\n\n1. a1 e5 2. e4 {+3.00/5 0.1s} a2 {+0.50/9 0.10s} \
+                3. e3 a3 {-0.20/9 0.1s} 4. e2 a4 {book} 5. e1 R-0\n";
+    let scores = |teacher: &Teacher| {
+        let mut out = Vec::new();
+        let mut stats = ImportStats::default();
+        import_ptn::<5>(game, "t", Some(teacher), &mut out, &mut stats).unwrap();
+        let lines = String::from_utf8(out).unwrap();
+        let scores: Vec<Option<String>> = lines
+            .lines()
+            .map(|l| l.split('\t').nth(3).map(str::to_string))
+            .collect();
+        assert_eq!(stats.scored, scores.iter().flatten().count());
+        scores
+    };
+    let tiltak = Teacher {
+        name: "tiltak".to_string(),
+        units: TeacherUnits::Expectation,
+        k: 0.0026,
+    };
+    // Positions before e4, a2, e3, a3, e2, a4 (the one before e1 is a win in one: not kept).
+    // +0.50 is p = 0.75, ln 3 / 0.0026 = 422.5 for White, so -423 for Black to move; -0.20 is
+    // p = 0.4, ln(2/3) / 0.0026 = -155.9 for White, so 156 for Black.
+    let s = |v: &str| Some(v.to_string());
+    assert_eq!(
+        scores(&tiltak),
+        [None, s("-423"), None, s("156"), None, None]
+    );
+    let cairn = Teacher {
+        name: "cairn".to_string(),
+        units: TeacherUnits::Flats,
+        k: 0.0026,
+    };
+    assert_eq!(scores(&cairn), [s("300"), None, None, None, None, None]);
+    // The lines read back as data, scores and all.
+    let mut out = Vec::new();
+    import_ptn::<5>(
+        game,
+        "t",
+        Some(&tiltak),
+        &mut out,
+        &mut ImportStats::default(),
+    )
+    .unwrap();
+    let data = texel::parse_data::<5>(&String::from_utf8(out).unwrap()).unwrap();
+    assert_eq!((data.len(), data.scored()), (6, 2));
 }
 
 /// Bad `cairn tune` arguments are one line on stderr naming the argument, with a non-zero exit.

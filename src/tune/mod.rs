@@ -34,6 +34,13 @@ pub struct TuneArgs {
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
+    /// With --import: the engine (a part of its player tag) whose comments' evaluations become
+    /// the positions' scores, for tuning towards a stronger engine's judgement (--lambda).
+    #[arg(long, requires = "import")]
+    pub teacher: Option<String>,
+    /// How the teacher's comments give its evaluation (--teacher).
+    #[arg(long, value_enum, default_value_t = import::TeacherUnits::Expectation)]
+    pub teacher_units: import::TeacherUnits,
     /// Play only part I of N of the games (--generate), for a batch system's array job.
     #[arg(long, value_parser = selfplay::Shard::parse)]
     pub shard: Option<selfplay::Shard>,
@@ -66,7 +73,9 @@ pub struct TuneArgs {
     #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
     pub start_from: Option<u8>,
     /// The logistic scale K, fixed (default: fitted to the data with the current weights).
-    /// Fixing it keeps the evaluation on the scale the search's margins were set for.
+    /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
+    /// --teacher, the scale that turns expected scores into centiflats (default
+    /// the shipped weights' K).
     #[arg(long)]
     pub k: Option<f64>,
     /// Tuning rounds; the loss is printed after each.
@@ -180,17 +189,28 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         "# cairn tune data: size {N}, games imported from {files}"
     )
     .map_err(|e| format!("--out {name}: {e}"))?;
+    let teacher = args.teacher.as_ref().map(|name| import::Teacher {
+        name: name.clone(),
+        units: args.teacher_units,
+        k: args.k.unwrap_or(texel::SHIPPED_K),
+    });
     let mut stats = import::ImportStats::default();
     for (p, text) in args.import.iter().zip(&texts) {
         let source = p.display().to_string();
-        import::import_ptn::<N>(text, &source, &mut out, &mut stats)?;
+        import::import_ptn::<N>(text, &source, teacher.as_ref(), &mut out, &mut stats)?;
         eprintln!("tune: {source}: {} games so far", stats.games);
     }
     out.flush().map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{} games: {} used, {} of another size, {} without a result on the board, {} not \
-         replayable; {} positions -> {name}",
-        stats.games, stats.used, stats.other_size, stats.no_result, stats.bad, stats.positions
+         replayable; {} positions ({} with a teacher's score) -> {name}",
+        stats.games,
+        stats.used,
+        stats.other_size,
+        stats.no_result,
+        stats.bad,
+        stats.positions,
+        stats.scored
     );
     if stats.used == 0 {
         return Err(format!(
