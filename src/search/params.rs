@@ -96,6 +96,10 @@ pub const HISTORY_MAX: i32 = 8192;
 pub const TIME_MAX_MOVES_LEFT: u64 = 40;
 /// Share of the increment added to each move's budget, percent.
 pub const TIME_INC_PERCENT: u64 = 75;
+/// With fewer than this many increments left on the clock, the increment is banked instead of
+/// spent, so the clock settles near this reserve rather than near a few increments: a reserve
+/// that outlasts a stall of the machine (a busy core, a slow pipe) of several hundred ms.
+pub const TIME_RESERVE_INCREMENTS: u64 = 10;
 /// The soft budget never exceeds this share of the usable clock, percent.
 pub const TIME_SOFT_MAX_PERCENT: u64 = 20;
 /// The hard deadline is this many soft budgets...

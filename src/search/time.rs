@@ -81,8 +81,14 @@ impl TimeManager {
             .movestogo
             .unwrap_or(moves_left)
             .clamp(1, TIME_MAX_MOVES_LEFT);
-        let soft = (usable / moves + inc * TIME_INC_PERCENT / 100)
-            .min(usable * TIME_SOFT_MAX_PERCENT / 100);
+        // Spending most of each increment keeps the clock where it is; below the reserve the
+        // increment is saved, and the clock grows back.
+        let inc_share = if usable > inc * TIME_RESERVE_INCREMENTS {
+            inc * TIME_INC_PERCENT / 100
+        } else {
+            0
+        };
+        let soft = (usable / moves + inc_share).min(usable * TIME_SOFT_MAX_PERCENT / 100);
         let hard = (soft * TIME_HARD_FACTOR).min(usable * TIME_HARD_MAX_PERCENT / 100);
         TimeManager {
             start,
@@ -165,5 +171,30 @@ mod tests {
         assert!(TimeManager::new(&Limits::default(), true, 50, 30)
             .hard()
             .is_none());
+    }
+
+    /// With a healthy clock most of the increment is spent; below the reserve of increments it
+    /// is banked, so over a long game the clock settles near the reserve, not near zero.
+    #[test]
+    fn a_low_clock_banks_the_increment() {
+        let clock = |ms: u64| Limits {
+            btime: Some(ms),
+            binc: Some(100),
+            ..Limits::default()
+        };
+        let soft = |ms: u64| TimeManager::new(&clock(ms), false, 30, 10).soft().unwrap();
+        // 10 s: a tenth of the usable clock plus 75 ms of the increment.
+        assert_eq!(soft(10_030), Duration::from_millis(1000 + 75));
+        // 800 ms, under 10 increments: a tenth of the usable clock only.
+        assert_eq!(soft(830), Duration::from_millis(80));
+        // A game of moves spending the soft budget each: the clock never falls below the
+        // reserve's neighbourhood (here it starts at 3 s and ends each move with the increment).
+        let mut left = 3_000u64;
+        let mut lowest = left;
+        for _ in 0..300 {
+            left = left - soft(left).as_millis() as u64 + 100;
+            lowest = lowest.min(left);
+        }
+        assert!(lowest >= 900, "lowest clock {lowest} ms");
     }
 }
