@@ -1,80 +1,78 @@
 //! 5x5 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
 //! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
-//! blended with search scores, lambda 1); generated, do not edit by hand.
+//! blended with search scores, lambda 0.3); generated, do not edit by hand.
 //!
-//! Data: imp-tiltak-self-5s.txt (size 5, games imported from tiltak-self-5s.ptn):
+//! Data: t5.txt (size 5, games imported from tiltak-self-5s.ptn s5-vs-tiltak-3s.ptn):
 //! games not recorded;
-//! 20628 positions (18566 training, 2062 validation), 14.8% of them from drawn games.
-//! Started from the 6x6 weights; K = 0.002600; 10 rounds of 100 Adam steps (rate 1, l2 0.0000001, frozen: none); training loss per round:
-//! - round 1: 0.163224 -> 0.146984 (validation 0.159817)
-//! - round 2: 0.146984 -> 0.146874 (validation 0.159762)
-//! - round 3: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 4: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 5: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 6: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 7: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 8: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 9: 0.146874 -> 0.146874 (validation 0.159762)
-//! - round 10: 0.146874 -> 0.146874 (validation 0.159762)
+//! 30895 positions (27806 training, 3089 validation), 14.7% of them from drawn games.
+//! Started from the 6x6 weights; K = 0.002600; 8 rounds of 100 Adam steps (rate 1, l2 0.0000001, frozen: none); training loss per round:
+//! - round 1: 0.071848 -> 0.064393 (validation 0.126397)
+//! - round 2: 0.064393 -> 0.064385 (validation 0.126426)
+//! - round 3: 0.064385 -> 0.064385 (validation 0.126426)
+//! - round 4: 0.064385 -> 0.064385 (validation 0.126426)
+//! - round 5: 0.064385 -> 0.064385 (validation 0.126426)
+//! - round 6: 0.064385 -> 0.064385 (validation 0.126426)
+//! - round 7: 0.064385 -> 0.064385 (validation 0.126426)
+//! - round 8: 0.064385 -> 0.064385 (validation 0.126426)
 //!
-//! Kept round 2: loss 0.163224 -> 0.146864 (rounded weights), validation 0.170485 -> 0.159802.
+//! Kept round 1: loss 0.071848 -> 0.064391 (rounded weights), validation 0.128551 -> 0.126360.
 
 use super::Weights;
 
 /// The 5x5 weights.
 pub const WEIGHTS: Weights = Weights([
-    [16, 172],    // flat
-    [9, 27],      // wall
-    [-68, 57],    // cap
-    [-171, 11],   // support_flat
-    [185, 191],   // support_wall
-    [1, 127],     // support_cap
-    [-93, -86],   // captive_flat
-    [208, -44],   // captive_wall
-    [82, -15],    // captive_cap
-    [84, 62],     // center_0
-    [232, 27],    // center_1
-    [200, 80],    // center_2
+    [41, 175],    // flat
+    [82, 2],      // wall
+    [-37, 117],   // cap
+    [-333, 126],  // support_flat
+    [248, 234],   // support_wall
+    [-148, 292],  // support_cap
+    [-66, -106],  // captive_flat
+    [206, -76],   // captive_wall
+    [153, -39],   // captive_cap
+    [166, 36],    // center_0
+    [240, 0],     // center_1
+    [265, 35],    // center_2
     [12, 12],     // center_3
     [0, 0],       // span_0
-    [-35, 58],    // span_1
-    [-52, 41],    // span_2
-    [-11, 52],    // span_3
-    [93, -21],    // span_4
-    [225, -38],   // span_5
+    [-65, 63],    // span_1
+    [-81, 51],    // span_2
+    [-55, 52],    // span_3
+    [2, 12],      // span_4
+    [66, 36],     // span_5
     [0, 0],       // span_6
     [0, 0],       // span_7
     [0, 0],       // span_8
-    [-49, 47],    // line_0
-    [-58, 26],    // line_1
-    [-97, 59],    // line_2
-    [-28, 17],    // line_3
-    [-47, 4],     // line_4
-    [-6, -26],    // line_5
+    [-76, 39],    // line_0
+    [-99, 77],    // line_1
+    [-142, 106],  // line_2
+    [-128, 136],  // line_3
+    [-121, 123],  // line_4
+    [-176, 192],  // line_5
     [0, 0],       // line_6
     [0, 0],       // line_7
     [0, 0],       // line_8
-    [176, 231],   // tempo
-    [41, 335],    // hard_cap
-    [215, 53],    // support_deep
-    [-157, -33],  // captive_deep
-    [41, -73],    // groups
-    [62, -14],    // span_minor
+    [227, 352],   // tempo
+    [319, 186],   // hard_cap
+    [91, 103],    // support_deep
+    [-125, -57],  // captive_deep
+    [-3, -54],    // groups
+    [7, 8],       // span_minor
     [50, 50],     // crit_mover
-    [58, -154],   // crit_waiter
-    [-10, 58],    // crit_capturable
-    [91, -38],    // crit_own_wall
-    [-16, 18],    // crit_blocked
-    [-132, 161],  // cap_reach
-    [25, 78],     // cap_mobility
-    [0, 10],      // wall_block
-    [-49, 39],    // wall_near
-    [-23, -2],    // influence
-    [-138, -153], // reserves
-    [76, 26],     // race
-    [253, -31],   // cap_center
-    [-48, 19],    // exposed
-    [91, 75],     // mobility
-    [-14, 35],    // parity
+    [-31, -118],  // crit_waiter
+    [42, 38],     // crit_capturable
+    [291, -8],    // crit_own_wall
+    [-13, 68],    // crit_blocked
+    [12, 53],     // cap_reach
+    [26, 35],     // cap_mobility
+    [41, 30],     // wall_block
+    [-85, 62],    // wall_near
+    [15, -9],     // influence
+    [-227, -159], // reserves
+    [7, 38],      // race
+    [196, -19],   // cap_center
+    [-45, 0],     // exposed
+    [144, 32],    // mobility
+    [28, -55],    // parity
 ]);
