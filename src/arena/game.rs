@@ -73,6 +73,8 @@ pub struct GameRecord {
     pub termination: String,
     /// The winner, if any.
     pub winner: Option<Color>,
+    /// The side whose engine crashed or stopped answering: it is restarted before the next game.
+    pub broken: Option<Color>,
 }
 
 /// Everything fixed for the games of a match.
@@ -101,6 +103,7 @@ pub fn play<const N: usize>(
         result: "*".to_string(),
         termination: String::new(),
         winner: None,
+        broken: None,
     };
     let [white, black] = engines;
     let mut engines = [white, black];
@@ -122,6 +125,7 @@ pub fn play<const N: usize>(
                 result,
                 format!("{} {e} at the start", names[i]),
             );
+            record.broken = Some(loser);
             return record;
         }
     }
@@ -195,10 +199,18 @@ pub fn play<const N: usize>(
             Ok(r) => r,
             Err(ProcessError::Timeout) => {
                 forfeit(&mut record, "lost on time (no move)".to_string());
+                record.broken = Some(side);
+                return record;
+            }
+            Err(ProcessError::Closed) => {
+                let how = engine.exit_status();
+                forfeit(&mut record, format!("crashed: {how}"));
+                record.broken = Some(side);
                 return record;
             }
             Err(e) => {
                 forfeit(&mut record, format!("crashed: {e}"));
+                record.broken = Some(side);
                 return record;
             }
         };

@@ -197,14 +197,19 @@ fn play_one(
                 } else {
                     Color::White
                 }),
+                broken: Some(if loser_white {
+                    Color::White
+                } else {
+                    Color::Black
+                }),
             }
         }
     };
-    // An engine that crashed is restarted for the next game.
-    if record.termination.contains("crashed") {
-        let crashed_white = record.winner == Some(Color::Black);
-        let crashed_first = crashed_white == first_is_white;
-        slot[usize::from(!crashed_first)] = None;
+    // An engine that crashed or stopped answering is stopped (killed if it must be) and
+    // started afresh for the next game: a hung one would otherwise lose every game after.
+    if let Some(broken) = record.broken {
+        let broken_first = (broken == Color::White) == first_is_white;
+        slot[usize::from(!broken_first)] = None;
     }
     record
 }

@@ -177,6 +177,22 @@ impl EngineProcess {
             .map(|_| ())
     }
 
+    /// How the engine ended, once its pipes closed: its exit code or the signal that killed it.
+    /// Waits up to half a second for the process to be gone.
+    pub fn exit_status(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_millis(500);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => return describe_exit(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                Ok(None) => return "closed its pipes but is still running".to_string(),
+                Err(e) => return format!("closed its pipes ({e})"),
+            }
+        }
+    }
+
     /// Asks the engine to quit and makes sure it is gone.
     pub fn quit(mut self) {
         let _ = self.send("quit");
@@ -190,6 +206,34 @@ impl EngineProcess {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// An exit status in words: `exited with code 3`, `killed by signal 9 (SIGKILL)`.
+fn describe_exit(status: std::process::ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exited with code {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(signal) = status.signal() {
+            let name = match signal {
+                1 => " (SIGHUP)",
+                2 => " (SIGINT)",
+                4 => " (SIGILL)",
+                6 => " (SIGABRT)",
+                7 => " (SIGBUS)",
+                8 => " (SIGFPE)",
+                9 => " (SIGKILL)",
+                11 => " (SIGSEGV)",
+                13 => " (SIGPIPE)",
+                15 => " (SIGTERM)",
+                _ => "",
+            };
+            return format!("killed by signal {signal}{name}");
+        }
+    }
+    format!("ended ({status})")
 }
 
 impl Drop for EngineProcess {

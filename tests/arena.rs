@@ -1,0 +1,117 @@
+//! `cairn match` when an engine fails mid-game: one that is killed and one that hangs. Each
+//! failure is a forfeit named in the PTN, the failed engine is started afresh, and the match
+//! plays on to its last game.
+
+#![cfg(unix)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// A TEI engine as a shell script: it plays `a1` (or `d4` when a1 is taken) on its first `go`
+/// and does `on_second_go` on its second.
+fn fake_engine(dir: &Path, name: &str, on_second_go: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let script = format!(
+        "#!/bin/sh\n\
+         gos=0\n\
+         square=a1\n\
+         while read -r line; do\n\
+         \x20 case \"$line\" in\n\
+         \x20   tei) echo \"id name {name}\"; echo teiok ;;\n\
+         \x20   isready) echo readyok ;;\n\
+         \x20   position*) case \"$line\" in *a1*) square=d4 ;; *) square=a1 ;; esac ;;\n\
+         \x20   go*) gos=$((gos + 1)); if [ \"$gos\" -ge 2 ]; then {on_second_go}; fi; \
+         echo \"bestmove $square\" ;;\n\
+         \x20   quit) exit 0 ;;\n\
+         \x20 esac\n\
+         done\n"
+    );
+    let path = dir.join(format!("{name}.sh"));
+    std::fs::write(&path, script).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// Runs a 4x4 match of `games` games, Cairn first; returns stdout and the PTN written.
+fn run_match(dir: &Path, engine: &Path, name: &str, tc: &str, games: u32) -> (String, String) {
+    let ptn = dir.join(format!("{name}.ptn"));
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "match",
+            "--size",
+            "4",
+            "--tc",
+            tc,
+            "--games",
+            &games.to_string(),
+        ])
+        .arg("--engine")
+        .arg(format!("cmd={} name=cairn", env!("CARGO_BIN_EXE_cairn")))
+        .arg("--engine")
+        .arg(format!("cmd={} name={name}", engine.display()))
+        .arg("--ptn")
+        .arg(&ptn)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    (stdout, std::fs::read_to_string(&ptn).unwrap())
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairn-arena-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An engine killed by a signal in every game loses each one as a crash, with the signal named;
+/// it is restarted, so every game is played.
+#[test]
+fn a_killed_engine_forfeits_and_the_match_goes_on() {
+    let dir = scratch("killed");
+    let engine = fake_engine(&dir, "killed", "kill -9 $$");
+    let (stdout, ptn) = run_match(&dir, &engine, "killed", "5+0.1", 4);
+    assert!(
+        stdout.contains("cairn vs killed: +4 -0 =0 (4 games)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("forfeits 0/4"), "{stdout}");
+    let crashes = ptn
+        .matches("[Termination \"killed crashed: killed by signal 9 (SIGKILL)\"]")
+        .count();
+    assert_eq!(crashes, 4, "{ptn}");
+    // Each game got as far as the engine's second move: a fresh process every game.
+    assert_eq!(ptn.matches("[Result \"1-0\"]").count(), 2, "{ptn}");
+    assert_eq!(ptn.matches("[Result \"0-1\"]").count(), 2, "{ptn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An engine that stops answering loses on time one second past its clock, is killed and
+/// restarted, and so plays its first move of the next game again instead of losing at once.
+#[test]
+fn a_hung_engine_is_restarted_for_the_next_game() {
+    let dir = scratch("hung");
+    let engine = fake_engine(&dir, "hung", "exec sleep 60");
+    let (stdout, ptn) = run_match(&dir, &engine, "hung", "1+0", 2);
+    assert!(
+        stdout.contains("cairn vs hung: +2 -0 =0 (2 games)"),
+        "{stdout}"
+    );
+    assert_eq!(
+        ptn.matches("[Termination \"hung lost on time (no move)\"]")
+            .count(),
+        2,
+        "{ptn}"
+    );
+    // In both games the hung engine made its first move: the second game had a new process.
+    for game in ptn.split("[Event").skip(1) {
+        let moves = game.rsplit("]\n\n").next().unwrap();
+        assert!(moves.contains("a1") || moves.contains("d4"), "{game}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
