@@ -81,9 +81,14 @@ impl TimeManager {
             .movestogo
             .unwrap_or(moves_left)
             .clamp(1, TIME_MAX_MOVES_LEFT);
-        let soft = (usable / moves + inc * TIME_INC_PERCENT / 100)
-            .min(usable * TIME_SOFT_MAX_PERCENT / 100);
-        let hard = (soft * TIME_HARD_FACTOR).min(usable * TIME_HARD_MAX_PERCENT / 100);
+        // Any clock a GUI sends, up to u64::MAX ms, must neither overflow nor wrap.
+        let percent = |ms: u64, percent: u64| (ms as u128 * percent as u128 / 100) as u64;
+        let soft = (usable / moves)
+            .saturating_add(percent(inc, TIME_INC_PERCENT))
+            .min(percent(usable, TIME_SOFT_MAX_PERCENT));
+        let hard = soft
+            .saturating_mul(TIME_HARD_FACTOR)
+            .min(percent(usable, TIME_HARD_MAX_PERCENT));
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft.max(1))),
