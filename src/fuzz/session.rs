@@ -363,31 +363,38 @@ impl Driver {
         }, else Err(format!("size {size}")))
     }
 
-    /// The best move is legal in the model's position (or empty when there is no move).
+    /// The best move is legal in the model's position (or `(none)` when there is no move).
     fn check_bestmove(&self, best: &str) -> Result<(), String> {
         crate::with_size!(self.size, |N| {
             let pos = tps::parse::<N>(&self.position).map_err(|e| format!("model TPS: {e}"))?;
             match parse_move(&pos, best) {
                 Ok(_) => Ok(()),
-                Err(_) if best.is_empty() && pos.legal_moves().is_empty() => Ok(()),
+                // A finished game can leave no move at all (a player out of stones in the opening).
+                Err(_) if best == "(none)" && pos.legal_moves().is_empty() => Ok(()),
                 Err(e) => Err(format!("bestmove `{best}` in `{}`: {e}", self.position)),
             }
         }, else Err(format!("model size {}", self.size)))
     }
 }
 
-/// Whether a search with these limits ends on its own soon enough to wait for.
+/// Whether a search with these limits ends on its own soon enough to wait for: few nodes, or a
+/// short time (a move time, which comes before any clock, or else two short clocks), or, except
+/// for the prover, depth 1.
 fn ends_soon(go: &GoCommand) -> bool {
     let limits = &go.limits;
     if limits.infinite {
         return false;
     }
-    let few = limits.nodes.is_some_and(|n| n <= 500) || limits.movetime.is_some_and(|t| t <= 5);
-    if go.solved {
-        return few;
-    }
-    few || limits.depth == Some(1)
-        || (limits.wtime.is_some_and(|t| t <= 100) && limits.btime.is_some_and(|t| t <= 100))
+    let short_time = match limits.movetime {
+        Some(movetime) => movetime <= 5,
+        None => {
+            !go.solved
+                && limits.wtime.is_some_and(|t| t <= 100)
+                && limits.btime.is_some_and(|t| t <= 100)
+        }
+    };
+    let few_nodes = limits.nodes.is_some_and(|n| n <= 500);
+    short_time || few_nodes || (!go.solved && limits.depth == Some(1))
 }
 
 /// The TPS of the empty board of `size`.
@@ -416,4 +423,65 @@ fn well_formed(line: &str) -> Result<(), String> {
         return Err(format!("`{line}` is not a TEI reply"));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn go(line: &str) -> GoCommand {
+        match tei::parse(line) {
+            Ok(TeiCommand::Go(go)) => go,
+            other => panic!("`{line}`: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn no_bestmove_only_without_legal_moves() {
+        let mut driver = Driver::start(Duration::from_secs(30));
+        // 3x3, Black to move in the opening, White out of stones: no move at all.
+        for (position, best, fine) in [
+            ("11,x,1/x3/2112,121,1112 2 1", "(none)", true),
+            ("11,x,1/x3/2112,121,1112 2 1", "b2", false),
+            ("x3/x3/x3 1 1", "(none)", false),
+            ("x3/x3/x3 1 1", "b2", true),
+        ] {
+            driver.size = 3;
+            driver.position = position.to_string();
+            assert_eq!(
+                driver.check_bestmove(best).is_ok(),
+                fine,
+                "{position} {best}"
+            );
+        }
+        // And the session answers so: one `bestmove (none)` after saying the game is over.
+        driver
+            .feed("position tps 11,x,1/x3/2112,121,1112 2 1")
+            .unwrap();
+        assert_eq!(driver.feed("go depth 3"), Ok(Verdict::Accepted));
+        driver.close().unwrap();
+    }
+
+    #[test]
+    fn only_searches_with_small_limits_are_left_to_end() {
+        for line in [
+            "go nodes 300",
+            "go depth 1",
+            "go movetime 5",
+            "go wtime 10 btime 100",
+        ] {
+            assert!(ends_soon(&go(line)), "{line}");
+        }
+        // The run that found this: a move time comes before the clocks, and this one is huge.
+        for line in [
+            "go btime 8 wtime 10 movetime 9223372036854775808",
+            "go infinite nodes 1",
+            "go depth 2",
+            "go wtime 10",
+            "go solved depth 1",
+            "go",
+        ] {
+            assert!(!ends_soon(&go(line)), "{line}");
+        }
+    }
 }

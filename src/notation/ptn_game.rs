@@ -3,8 +3,7 @@
 //! The reader is liberal, taking what PTN Ninja, playtak, Tiltak and Taktician write:
 //! - a UTF-8 byte-order mark and CRLF line ends;
 //! - tag pairs `[Name "value"]` with `\"` and `\\` escapes; names are matched case-insensitively;
-//! - move numbers `N.` and `N...`, glued to a ply or not (`1.a1`), and `--` for a missing ply
-//!   (alone, without a ply or a result, they make no game);
+//! - move numbers `N.` and `N...`, glued to a ply or not (`1.a1`), and `--` for a missing ply;
 //!   plies without any numbers, as in opening books, are fine too;
 //! - `{comments}` anywhere in the move text, attached to the ply before them;
 //! - results `R-0 0-R F-0 0-F 1-0 0-1 1/2-1/2 0-0 *`;
@@ -226,20 +225,18 @@ pub fn parse_file(text: &str) -> Result<Vec<PtnGame>, PtnError> {
                 token.push(c);
                 cur.bump();
             }
+            in_moves = true;
             if RESULTS.contains(&token.as_str()) {
                 if game.result.is_some() {
                     return Err(cur.error(line, column, PtnErrorKind::AfterResult(token)));
                 }
                 game.result = Some(token);
-                in_moves = true;
                 continue;
             }
             let ply_text = strip_move_number(&token);
-            // A move number or `--` alone is no move: it does not make a game of its own.
             if ply_text.is_empty() || ply_text == "--" {
                 continue;
             }
-            in_moves = true;
             if game.result.is_some() {
                 return Err(cur.error(line, column, PtnErrorKind::AfterResult(token)));
             }
