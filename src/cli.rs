@@ -79,6 +79,8 @@ enum Command {
     Openings(cairn::openings::OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
     Tactics(cairn::tinue::tactics::TacticsArgs),
+    /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
+    Fuzz(cairn::fuzz::FuzzArgs),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
     Tune(cairn::tune::TuneArgs),
 }
@@ -161,6 +163,7 @@ pub fn run() -> i32 {
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Openings(args)) => return cairn::openings::run(&args),
         Some(Command::Tune(args)) => return cairn::tune::run(args),
+        Some(Command::Fuzz(args)) => return fuzz(&args),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())
@@ -306,6 +309,42 @@ fn replay(file: &PathBuf) -> Result<(), String> {
             games.len()
         )),
     }
+}
+
+/// `cairn fuzz`: progress on stderr, one line per target and a total on stdout, each failure on
+/// stderr; exit code 1 if anything failed.
+fn fuzz(args: &cairn::fuzz::FuzzArgs) -> i32 {
+    let config = cairn::fuzz::FuzzConfig::from(args);
+    // The sessions log every error they answer; unless asked for, keep only real errors.
+    if std::env::var_os("RUST_LOG").is_none() {
+        log::set_max_level(log::LevelFilter::Error);
+    }
+    let report = cairn::fuzz::run(&config, |p| {
+        eprintln!(
+            "fuzz {}: {}/{} inputs, {} failed, {:.1} s",
+            p.target,
+            p.done,
+            p.total,
+            p.failed,
+            p.elapsed.as_secs_f64()
+        );
+    });
+    for target in &report.targets {
+        println!("{target}");
+    }
+    for failure in &report.failures {
+        eprintln!("FAILED {failure}");
+    }
+    let secs = report.elapsed.as_secs_f64();
+    println!(
+        "fuzz: {} inputs, {} failed, {secs:.1} s ({:.0} inputs/s), seed {}, threads {}",
+        report.inputs(),
+        report.failed(),
+        report.inputs() as f64 / secs.max(1e-9),
+        config.seed,
+        config.threads
+    );
+    i32::from(report.failed() > 0)
 }
 
 fn bench(depth: u32, threads: usize) {

@@ -14,7 +14,7 @@
 //!   WebSocket.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
-//! [`openings`], [`tune`] and [`tinue::tactics`].
+//! [`openings`], [`tune`], [`tinue::tactics`] and [`fuzz`].
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.
@@ -37,6 +37,7 @@ pub mod bench;
 pub mod board;
 pub mod engine;
 pub mod eval;
+pub mod fuzz;
 pub mod movegen;
 pub mod notation;
 pub mod openings;

@@ -26,9 +26,11 @@
 //! - a message over [`MAX_MESSAGE`] bytes closes its connection.
 
 use crate::engine::DEFAULT_HASH_MB;
-use crate::tei::{self, Responder, SessionSettings, TableBudget, Transcript};
+use crate::tei::{
+    self, ChannelInput, ChannelOutput, Responder, SessionSettings, TableBudget, Transcript,
+};
 use std::fmt;
-use std::io::{self, BufRead, ErrorKind, Read, Write};
+use std::io::{self, ErrorKind};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -404,11 +406,7 @@ fn connection(
     log::info!("connection #{id} from {peer} opened");
     let (lines_in, input) = channel::<String>();
     let (output, lines_out) = channel::<String>();
-    let out = Responder::new(Outgoing {
-        lines: output,
-        partial: Vec::new(),
-    })
-    .with_transcript(transcript);
+    let out = Responder::new(ChannelOutput::new(output)).with_transcript(transcript);
     let table = policy.budget.join(DEFAULT_HASH_MB);
     if table.mb() < DEFAULT_HASH_MB {
         log::info!(
@@ -665,79 +663,6 @@ fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
     }
 }
 
-/// The session's input: lines arriving over a channel. The end of the channel is the end of
-/// input (the TEI loop then stops any search and returns).
-struct ChannelInput {
-    lines: Receiver<String>,
-    /// The current line, newline included, and how much of it was consumed.
-    current: Vec<u8>,
-    at: usize,
-}
-
-impl ChannelInput {
-    fn new(lines: Receiver<String>) -> Self {
-        ChannelInput {
-            lines,
-            current: Vec::new(),
-            at: 0,
-        }
-    }
-}
-
-impl Read for ChannelInput {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let available = self.fill_buf()?;
-        let n = available.len().min(buf.len());
-        buf[..n].copy_from_slice(&available[..n]);
-        self.consume(n);
-        Ok(n)
-    }
-}
-
-impl BufRead for ChannelInput {
-    fn fill_buf(&mut self) -> io::Result<&[u8]> {
-        if self.at == self.current.len() {
-            match self.lines.recv() {
-                Ok(line) => {
-                    self.current = line.into_bytes();
-                    self.current.push(b'\n');
-                    self.at = 0;
-                }
-                Err(_) => return Ok(&[]),
-            }
-        }
-        Ok(&self.current[self.at..])
-    }
-
-    fn consume(&mut self, amount: usize) {
-        self.at = (self.at + amount).min(self.current.len());
-    }
-}
-
-/// The session's output: the [`Responder`] writes whole lines; each becomes one message.
-struct Outgoing {
-    lines: Sender<String>,
-    /// Bytes of a line not yet ended by `\n`.
-    partial: Vec<u8>,
-}
-
-impl Write for Outgoing {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        self.partial.extend_from_slice(buf);
-        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
-            let line = String::from_utf8_lossy(&self.partial[..end]).into_owned();
-            self.partial.drain(..=end);
-            // After the connection closed nobody reads: the line is dropped on purpose.
-            let _ = self.lines.send(line);
-        }
-        Ok(buf.len())
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        Ok(())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -793,41 +718,5 @@ mod tests {
         for default in DEFAULT_ORIGINS {
             assert_eq!(pattern(default).to_string(), default);
         }
-    }
-
-    #[test]
-    fn channel_input_gives_lines_then_end_of_input() {
-        let (tx, rx) = channel();
-        tx.send("tei".to_string()).unwrap();
-        tx.send(String::new()).unwrap();
-        tx.send("go depth 3".to_string()).unwrap();
-        drop(tx);
-        let mut input = ChannelInput::new(rx);
-        let mut lines = Vec::new();
-        let mut line = String::new();
-        while input.read_line(&mut line).unwrap() > 0 {
-            lines.push(std::mem::take(&mut line));
-        }
-        assert_eq!(lines, ["tei\n", "\n", "go depth 3\n"]);
-    }
-
-    #[test]
-    fn outgoing_splits_writes_into_lines() {
-        let (tx, rx) = channel();
-        let mut out = Outgoing {
-            lines: tx,
-            partial: Vec::new(),
-        };
-        out.write_all(b"info string a").unwrap();
-        out.write_all(b"b\nreadyok\nbest").unwrap();
-        assert_eq!(
-            rx.try_iter().collect::<Vec<_>>(),
-            ["info string ab", "readyok"]
-        );
-        out.write_all(b"move a1\n").unwrap();
-        assert_eq!(rx.try_iter().collect::<Vec<_>>(), ["bestmove a1"]);
-        // A closed connection drops lines without failing the session.
-        drop(rx);
-        assert_eq!(out.write(b"readyok\n").unwrap(), 8);
     }
 }

@@ -81,15 +81,21 @@ impl TimeManager {
             .movestogo
             .unwrap_or(moves_left)
             .clamp(1, TIME_MAX_MOVES_LEFT);
+        // Any clock a GUI sends, up to u64::MAX ms, must neither overflow nor wrap.
+        let percent = |ms: u64, percent: u64| (ms as u128 * percent as u128 / 100) as u64;
         // Spending most of each increment keeps the clock where it is; below the reserve the
         // increment is saved, and the clock grows back.
-        let inc_share = if usable > inc * TIME_RESERVE_INCREMENTS {
-            inc * TIME_INC_PERCENT / 100
+        let inc_share = if usable > inc.saturating_mul(TIME_RESERVE_INCREMENTS) {
+            percent(inc, TIME_INC_PERCENT)
         } else {
             0
         };
-        let soft = (usable / moves + inc_share).min(usable * TIME_SOFT_MAX_PERCENT / 100);
-        let hard = (soft * TIME_HARD_FACTOR).min(usable * TIME_HARD_MAX_PERCENT / 100);
+        let soft = (usable / moves)
+            .saturating_add(inc_share)
+            .min(percent(usable, TIME_SOFT_MAX_PERCENT));
+        let hard = soft
+            .saturating_mul(TIME_HARD_FACTOR)
+            .min(percent(usable, TIME_HARD_MAX_PERCENT));
         TimeManager {
             start,
             soft: Some(Duration::from_millis(soft.max(1))),

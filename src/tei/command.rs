@@ -371,7 +371,7 @@ fn parse_position(rest: &[&str]) -> Result<PositionCommand, TeiError> {
 }
 
 /// The `go` keywords that take a value.
-const GO_KEYS: [&str; 8] = [
+pub const GO_KEYS: [&str; 8] = [
     "wtime",
     "btime",
     "winc",

@@ -23,12 +23,14 @@
 //!   previous position.
 
 pub mod budget;
+pub mod channel;
 pub mod command;
 pub mod options;
 pub mod response;
 pub mod transcript;
 
 pub use budget::{TableBudget, TableShare};
+pub use channel::{ChannelInput, ChannelOutput};
 pub use command::{parse, GoCommand, NewGame, PositionCommand, TeiCommand, TeiError};
 pub use response::{InfoStyle, Responder};
 pub use transcript::Transcript;
