@@ -688,7 +688,10 @@ impl Client {
             }
             game.settling = None;
         }
-        if game.to_move() != game.ours() || game.refused >= MAX_REFUSED_MOVES {
+        if game.to_move() != game.ours()
+            || game.refused >= MAX_REFUSED_MOVES
+            || self.engine.result().is_some()
+        {
             return;
         }
         // The server runs Cairn's clock from when it sent the last move.
