@@ -403,7 +403,7 @@ fn start_game(listener: &TcpListener, color: &str, half_komi: u8) -> Peer {
         ("bob", "cairn")
     };
     peer.send(&format!(
-        "Game Start 5 {white} vs {black} {color} 5 60 0 {half_komi} 21 1 0 0 0 0 1"
+        "Game Start 5 {white} vs {black} {color} 5 6 0 {half_komi} 21 1 0 0 0 0 1"
     ));
     peer
 }
@@ -415,16 +415,16 @@ fn clock_low_time_moves_fast() {
     let mut peer = start_game(&listener, "black", 0);
     let mut board = Board::<5>::new(0);
     board.apply_server("P A1");
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("Game#5 P A1");
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     // White moves; Black has 300 ms left: the answer must come well inside it.
     let white = board.choose();
     board.apply_server(&white);
-    peer.send("Game#5 Timems 60000 300");
+    peer.send("Game#5 Timems 6000 300");
     let sent = Instant::now();
     peer.send(&format!("Game#5 {white}"));
     let mv = client_move(&mut peer, 5);
@@ -459,17 +459,17 @@ fn undo_and_draw_policies() {
     let mut board = Board::<5>::new(8);
     let first = client_move(&mut peer, 5);
     board.apply_server(&first);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#5 RequestUndo");
     peer.expect("Game#5 RequestUndo");
     peer.send("OK");
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("Game#5 Undo");
     let mut board = Board::<5>::new(8);
     let again = client_move(&mut peer, 5);
     board.apply_server(&again);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#5 OfferDraw");
     peer.expect("Game#5 OfferDraw");
@@ -485,22 +485,22 @@ fn undo_and_draw_policies() {
     let mut peer = start_game(&listener, "black", 8);
     let mut board = Board::<5>::new(8);
     board.apply_server("P E5");
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("Game#5 P E5");
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#5 RequestUndo");
     peer.send("Game#5 OfferDraw");
     let white = board.choose();
     board.apply_server(&white);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send(&format!("Game#5 {white}"));
     // The next line is a move: no undo, no draw.
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#5 Over R-0");
     let (code, stderr) = finish(child);
@@ -557,26 +557,26 @@ fn dropped_connection_resumes_the_game() {
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
     server_moves.push(mv);
-    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     // The connection drops while the opponent thinks.
     drop(peer);
     let mut peer = Peer::accept(&listener);
     peer.handshake("Login cairn secret", "Welcome cairn!");
     // The server resends the game; the opponent's move came in meanwhile.
-    peer.send("Game Start 5 cairn vs bob white 5 60 0 0 21 1 0 0 0 0 1");
+    peer.send("Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1");
     let black = board.choose();
     board.apply_server(&black);
     server_moves.push(black);
     for mv in &server_moves {
         peer.send(&format!("Game#5 {mv}"));
     }
-    peer.send("Game#5 Timems 59000 58000");
+    peer.send("Game#5 Timems 5900 5800");
     peer.send("Message Your game is resumed");
     // No seek: the next line is White's second move, legal after the resent ones.
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    peer.send("Game#5 Timems 59000 58000");
+    peer.send("Game#5 Timems 5900 5800");
     peer.send("OK");
     peer.send("Game#5 Over 1-0");
     let (code, stderr) = finish(child);
@@ -604,14 +604,14 @@ fn accepts_only_the_named_players_standard_seeks() {
     peer.send("NOK");
     peer.send("Seek new 9 alice 3 60 0 W 0 10 0 0 0 0 0 0 0");
     peer.expect("Accept 9");
-    peer.send("Game Start 2 alice vs cairn black 3 60 0 0 10 0 0 0 0 0 0");
-    peer.send("Game#2 Timems 60000 60000");
+    peer.send("Game Start 2 alice vs cairn black 3 6 0 0 10 0 0 0 0 0 0");
+    peer.send("Game#2 Timems 6000 6000");
     peer.send("Game#2 P A1");
     let mv = client_move(&mut peer, 2);
     let mut board = Board::<3>::new(0);
     board.apply_server("P A1");
     board.apply_server(&mv);
-    peer.send("Game#2 Timems 60000 60000");
+    peer.send("Game#2 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#2 Over 1-0");
     let (code, stderr) = finish(child);
