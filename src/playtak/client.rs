@@ -97,6 +97,14 @@ const MAX_REFUSED_MOVES: u32 = 2;
 const DRAW_EVAL_NODES: u64 = 20_000;
 /// A draw is accepted at or below this score (centiflats, Cairn's view): not winning.
 const DRAW_ACCEPT_MAX: i32 = 0;
+/// Moves of measured lag kept off the clock the engine sees, so that it plans for the time the
+/// network will take from the moves still to come.
+const LAG_RESERVE_MOVES: u64 = 40;
+/// Below this much clock (after the lag reserve), ms, moves come from a small fixed search:
+/// at once, where a timed search would overshoot its few milliseconds.
+const PANIC_MS: u64 = 400;
+/// Nodes of that search.
+const PANIC_NODES: u64 = 1_000;
 
 /// What the client waits for.
 #[derive(Debug)]
@@ -139,6 +147,14 @@ struct Game {
     settling: Option<Instant>,
     /// The last search score: `(plies when searched, centiflats from Cairn's view)`.
     score: Option<(usize, i32)>,
+    /// Cairn's last move, until the server reports the clocks after it: `(Cairn's clock when
+    /// the search started, ms, the time from then until the move was sent)`.
+    sent: Option<(u64, Duration)>,
+    /// When the last search started.
+    think_from: Instant,
+    /// Measured lag per move, ms: what the server charged beyond Cairn's own thinking (moving
+    /// average).
+    lag_ms: u64,
 }
 
 impl Game {
@@ -152,6 +168,35 @@ impl Game {
         } else {
             Color::Black
         }
+    }
+
+    /// Cairn's clock now, ms: the last report less the time since (the server runs the clock
+    /// of the side to move).
+    fn our_clock(&self) -> u64 {
+        let reported = self.clock[self.ours() as usize];
+        if self.to_move() == self.ours() {
+            reported.saturating_sub(self.clock_at.elapsed().as_millis() as u64)
+        } else {
+            reported
+        }
+    }
+
+    /// After the clocks that follow Cairn's move: the lag is what the move cost on the
+    /// server's clock beyond the thinking measured here.
+    fn measure_lag(&mut self) {
+        let Some((before, thought)) = self.sent.take() else {
+            return;
+        };
+        let after = self.clock[self.ours() as usize];
+        let charged = (before + self.start.inc * 1000).saturating_sub(after);
+        let lag = charged.saturating_sub(thought.as_millis() as u64).min(1000);
+        self.lag_ms = (self.lag_ms * 3 + lag) / 4;
+        log::debug!(
+            "game {}: move charged {charged} ms, thought {} ms, lag now {} ms",
+            self.start.game,
+            thought.as_millis(),
+            self.lag_ms
+        );
     }
 }
 
@@ -424,6 +469,7 @@ impl Client {
                     g.clock = [white, black];
                     g.clock_at = Instant::now();
                     g.settling = None;
+                    g.measure_lag();
                 }
             }
             ServerMsg::Over { game, result } if self.is_current(game) => {
@@ -603,6 +649,9 @@ impl Client {
             refused: 0,
             settling: resumed.then(|| Instant::now() + RESUME_SETTLE),
             score: None,
+            sent: None,
+            think_from: Instant::now(),
+            lag_ms: 0,
         });
         if let Err(e) = ready {
             log::error!("game {game}: {e}; resigning");
@@ -694,23 +743,31 @@ impl Client {
         {
             return;
         }
-        // The server runs Cairn's clock from when it sent the last move.
-        let spent = game.clock_at.elapsed().as_millis() as u64;
-        let [white, black] = game.clock;
+        // The server runs Cairn's clock from when it sent the last move; the network's lag on
+        // the moves to come is kept off it.
+        let clock = game.our_clock();
+        let usable = clock
+            .saturating_sub(game.lag_ms * LAG_RESERVE_MOVES)
+            .max(1);
         let inc = game.start.inc * 1000;
-        let limits = Limits {
-            wtime: Some(match game.ours() {
-                Color::White => white.saturating_sub(spent).max(1),
-                Color::Black => white,
-            }),
-            btime: Some(match game.ours() {
-                Color::Black => black.saturating_sub(spent).max(1),
-                Color::White => black,
-            }),
-            winc: Some(inc),
-            binc: Some(inc),
-            ..Limits::default()
+        let mut clocks = game.clock;
+        clocks[game.ours() as usize] = usable;
+        let limits = if usable < PANIC_MS && inc < PANIC_MS {
+            Limits {
+                nodes: Some(PANIC_NODES),
+                ..Limits::default()
+            }
+        } else {
+            Limits {
+                wtime: Some(clocks[0]),
+                btime: Some(clocks[1]),
+                winc: Some(inc),
+                binc: Some(inc),
+                ..Limits::default()
+            }
         };
+        game.sent = Some((clock, Duration::ZERO));
+        game.think_from = Instant::now();
         let generation = self.generation;
         let tx = self.tx.clone();
         let reporter: engine::Reporter = Arc::new(move |event| {
@@ -765,6 +822,9 @@ impl Client {
             return;
         };
         game.moves.push(best.to_string());
+        if let Some((_, thought)) = &mut game.sent {
+            *thought = game.think_from.elapsed();
+        }
         log::debug!("game {no}: playing {best}");
         self.generation += 1;
         if let Err(e) = self.sync_engine() {
