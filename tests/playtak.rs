@@ -44,7 +44,10 @@ impl Peer {
     fn recv(&mut self) -> String {
         loop {
             let mut line = String::new();
-            let n = self.reader.read_line(&mut line).expect("read from the client");
+            let n = self
+                .reader
+                .read_line(&mut line)
+                .expect("read from the client");
             assert!(n > 0, "the client closed the connection");
             let line = line.trim_end_matches('\n').to_string();
             if line == "PING" {
@@ -236,8 +239,14 @@ fn guest_login_seek_syntax_and_pings() {
     let mut child = child;
     let _ = child.kill();
     let (_, stderr) = finish(child);
-    assert!(stderr.contains("unknown server line `Frobnicate the server`"), "{stderr}");
-    assert!(stderr.contains("malformed server line `Game#x P A1`"), "{stderr}");
+    assert!(
+        stderr.contains("unknown server line `Frobnicate the server`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("malformed server line `Game#x P A1`"),
+        "{stderr}"
+    );
 
     // The default seek has no opponent: the line ends in a space.
     let (listener, addr) = listen();
@@ -259,7 +268,13 @@ fn failed_login_is_one_error_and_exit_1() {
     std::fs::write(&pw, "hunter22\n").unwrap();
     let log = dir.join("transcript.log");
     let child = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["--log-file", log.to_str().unwrap(), "playtak", "--server", &addr])
+        .args([
+            "--log-file",
+            log.to_str().unwrap(),
+            "playtak",
+            "--server",
+            &addr,
+        ])
         .args(["--user", "cairn", "--password-file", pw.to_str().unwrap()])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -285,8 +300,14 @@ fn failed_login_is_one_error_and_exit_1() {
     );
     // The transcript keeps the exchange but not the password.
     let transcript = std::fs::read_to_string(&log).unwrap();
-    assert!(transcript.contains("< Login cairn ********"), "{transcript}");
-    assert!(transcript.contains("> Authentication failure"), "{transcript}");
+    assert!(
+        transcript.contains("< Login cairn ********"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("> Authentication failure"),
+        "{transcript}"
+    );
     assert!(!transcript.contains("hunter22"), "{transcript}");
 
     // No password at all: refused before connecting.
@@ -340,7 +361,11 @@ fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], re
     let mut ply = 0;
     let mut ours_played = 0;
     while ours_played < our_moves {
-        let mover = if ply % 2 == 0 { Color::White } else { Color::Black };
+        let mover = if ply % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
         if mover == color {
             let mv = client_move(&mut peer, 12);
             board.apply_server(&mv);
@@ -362,7 +387,10 @@ fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], re
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(0), "{stderr}");
     assert!(stderr.contains("game 12 started"), "{stderr}");
-    assert!(stderr.contains(&format!("game 12 over: {result}")), "{stderr}");
+    assert!(
+        stderr.contains(&format!("game 12 over: {result}")),
+        "{stderr}"
+    );
     let text = ptn_in(&dir);
     let games = parse_file(&text).unwrap();
     assert_eq!(games.len(), 1);
@@ -411,7 +439,10 @@ fn start_game(listener: &TcpListener, color: &str, half_komi: u8) -> Peer {
 #[test]
 fn clock_low_time_moves_fast() {
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--size", "5", "--move-overhead", "50"]);
+    let child = client(
+        &addr,
+        &["--user", "cairn", "--size", "5", "--move-overhead", "50"],
+    );
     let mut peer = start_game(&listener, "black", 0);
     let mut board = Board::<5>::new(0);
     board.apply_server("P A1");
@@ -430,7 +461,10 @@ fn clock_low_time_moves_fast() {
     let mv = client_move(&mut peer, 5);
     let took = sent.elapsed();
     board.apply_server(&mv);
-    assert!(took < Duration::from_millis(250), "{took:?} with 300 ms left");
+    assert!(
+        took < Duration::from_millis(250),
+        "{took:?} with 300 ms left"
+    );
     drop(peer);
     let mut child = child;
     let _ = child.kill();
@@ -592,7 +626,10 @@ fn dropped_connection_resumes_the_game() {
 #[test]
 fn accepts_only_the_named_players_standard_seeks() {
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--accept", "alice", "--games", "1"]);
+    let child = client(
+        &addr,
+        &["--user", "cairn", "--accept", "alice", "--games", "1"],
+    );
     let mut peer = Peer::accept(&listener);
     peer.handshake("Login cairn secret", "Welcome cairn!");
     peer.expect("List");

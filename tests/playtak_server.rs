@@ -119,7 +119,10 @@ fn wait(child: Child, limit: Duration) -> String {
 /// Plays `games` games of `size` between a seeking and an accepting client; returns the PTN
 /// files each wrote.
 fn play(server: &Server, size: usize, games: u32, dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
-    let (seeker_dir, accepter_dir) = (dir.join(format!("seek{size}")), dir.join(format!("acc{size}")));
+    let (seeker_dir, accepter_dir) = (
+        dir.join(format!("seek{size}")),
+        dir.join(format!("acc{size}")),
+    );
     let common = |dir: &Path| {
         vec![
             "--games".to_string(),

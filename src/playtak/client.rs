@@ -358,7 +358,10 @@ impl Client {
     fn wait_time(&self) -> Duration {
         let mut wait = Duration::from_millis(500);
         if self.name.is_some() {
-            let ping = self.config.ping_interval.saturating_sub(self.last_ping.elapsed());
+            let ping = self
+                .config
+                .ping_interval
+                .saturating_sub(self.last_ping.elapsed());
             wait = wait.min(ping);
         }
         if let Some(until) = self.game.as_ref().and_then(|g| g.settling) {
@@ -460,11 +463,7 @@ impl Client {
             ServerMsg::SeekRemove(_) => {}
             ServerMsg::GameStart(start) => self.on_game_start(start),
             ServerMsg::Move { game, mv } if self.is_current(game) => self.on_move(&mv),
-            ServerMsg::Timems {
-                game,
-                white,
-                black,
-            } if self.is_current(game) => {
+            ServerMsg::Timems { game, white, black } if self.is_current(game) => {
                 if let Some(g) = &mut self.game {
                     g.clock = [white, black];
                     g.clock_at = Instant::now();
@@ -570,7 +569,11 @@ impl Client {
             return;
         }
         let me = self.name.as_deref().unwrap_or_default();
-        if seek.opponent.as_ref().is_some_and(|o| !o.eq_ignore_ascii_case(me)) {
+        if seek
+            .opponent
+            .as_ref()
+            .is_some_and(|o| !o.eq_ignore_ascii_case(me))
+        {
             return;
         }
         let standard = reserves_for_size(seek.size)
@@ -594,7 +597,11 @@ impl Client {
     }
 
     fn on_game_start(&mut self, start: GameStart) {
-        if let Some(i) = self.pending.iter().position(|p| matches!(p, Pending::Accept)) {
+        if let Some(i) = self
+            .pending
+            .iter()
+            .position(|p| matches!(p, Pending::Accept))
+        {
             self.pending.remove(i);
         }
         self.accepting = None;
@@ -746,9 +753,7 @@ impl Client {
         // The server runs Cairn's clock from when it sent the last move; the network's lag on
         // the moves to come is kept off it.
         let clock = game.our_clock();
-        let usable = clock
-            .saturating_sub(game.lag_ms * LAG_RESERVE_MOVES)
-            .max(1);
+        let usable = clock.saturating_sub(game.lag_ms * LAG_RESERVE_MOVES).max(1);
         let inc = game.start.inc * 1000;
         let mut clocks = game.clock;
         clocks[game.ours() as usize] = usable;
@@ -932,10 +937,7 @@ pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str)
         ("Result", result.to_string()),
     ];
     PtnGame {
-        tags: tags
-            .into_iter()
-            .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
         comments: Vec::new(),
         plies,
         result: Some(result.to_string()),

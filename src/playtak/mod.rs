@@ -196,7 +196,9 @@ fn guest_token() -> String {
         .map_or(0, |d| d.as_nanos() as u64)
         ^ u64::from(std::process::id()).rotate_left(32);
     let mut rng = crate::rng::Rng::new(seed);
-    (0..20).map(|_| (b'a' + rng.below(26) as u8) as char).collect()
+    (0..20)
+        .map(|_| (b'a' + rng.below(26) as u8) as char)
+        .collect()
 }
 
 /// A player name as the server accepts it: a letter, then 3 to 15 letters, digits or `_`.

@@ -225,11 +225,15 @@ pub fn parse_line(line: &str) -> Result<ServerMsg, ProtocolError> {
         return Ok(ServerMsg::Message(text.to_string()));
     }
     if let Some(rest) = line.strip_prefix("Seek new ") {
-        return parse_seek(rest).map(ServerMsg::SeekNew).ok_or_else(|| malformed("seek"));
+        return parse_seek(rest)
+            .map(ServerMsg::SeekNew)
+            .ok_or_else(|| malformed("seek"));
     }
     if let Some(rest) = line.strip_prefix("Seek remove ") {
         let no = rest.split(' ').next().and_then(|n| n.parse().ok());
-        return no.map(ServerMsg::SeekRemove).ok_or_else(|| malformed("seek number"));
+        return no
+            .map(ServerMsg::SeekRemove)
+            .ok_or_else(|| malformed("seek number"));
     }
     if let Some(rest) = line.strip_prefix("Game Start ") {
         return parse_game_start(rest)

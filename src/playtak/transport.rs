@@ -226,5 +226,9 @@ fn send_lines<T: From<(u64, Incoming)>>(text: &str, id: u64, events: &Sender<T>)
     text.split('\n')
         .map(|l| l.trim_end_matches('\r'))
         .filter(|l| !l.is_empty())
-        .all(|l| events.send((id, Incoming::Line(l.to_string())).into()).is_ok())
+        .all(|l| {
+            events
+                .send((id, Incoming::Line(l.to_string())).into())
+                .is_ok()
+        })
 }
