@@ -19,8 +19,8 @@ use std::time::{Duration, Instant};
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Append a timestamped transcript of the TEI session(s) to this file (TEI modes: no
-    /// subcommand, `tei`, `ws`).
+    /// Append a timestamped transcript of the session(s) to this file (no subcommand, `tei`,
+    /// `ws`, and `playtak`, which records the server protocol).
     #[arg(long, global = true, value_name = "PATH")]
     log_file: Option<PathBuf>,
 }
@@ -83,6 +83,8 @@ enum Command {
     Fuzz(cairn::fuzz::FuzzArgs),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
     Tune(cairn::tune::TuneArgs),
+    /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
+    Playtak(Box<cairn::playtak::PlaytakArgs>),
 }
 
 #[derive(Args)]
@@ -156,6 +158,7 @@ pub fn run() -> i32 {
     };
     let outcome = match cli.command {
         Some(Command::Ws(args)) => return cairn::ws::run(&args, transcript),
+        Some(Command::Playtak(args)) => return cairn::playtak::run(&args, transcript),
         Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
@@ -213,8 +216,14 @@ fn transcript(cli: &Cli) -> Result<Option<cairn::tei::Transcript>, String> {
     let Some(path) = &cli.log_file else {
         return Ok(None);
     };
-    if !matches!(cli.command, None | Some(Command::Tei | Command::Ws(_))) {
-        return Err("--log-file is for the TEI modes only (no subcommand, tei, ws)".to_string());
+    if !matches!(
+        cli.command,
+        None | Some(Command::Tei | Command::Ws(_) | Command::Playtak(_))
+    ) {
+        return Err(
+            "--log-file is for the protocol modes only (no subcommand, tei, ws, playtak)"
+                .to_string(),
+        );
     }
     cairn::tei::Transcript::open(path)
         .map(Some)

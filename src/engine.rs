@@ -6,7 +6,7 @@
 //! once per `go`. Below this layer the board size is a compile-time constant; here it is picked
 //! once per game ([`Engine::new_game`]) and hidden behind the [`Game`] trait.
 
-use crate::board::{Move, Position};
+use crate::board::{GameResult, Move, Position};
 use crate::notation::{parse_move, tps};
 use crate::search::{
     self, params::MOVE_OVERHEAD_MS, Limits, Score, SearchConfig, SearchInfo, TranspositionTable,
@@ -82,6 +82,8 @@ pub trait Game: Send {
     fn tps(&self) -> String;
     /// The current position as an ASCII diagram.
     fn diagram(&self) -> String;
+    /// The result of the current position by the rules, if the game is over.
+    fn result(&self) -> Option<GameResult>;
     /// Runs a search to completion on the calling thread and reports its best move. A timed
     /// search (clock or movetime; no depth or node limit, one line) first gives the tinue
     /// prover a small share of its time ([`crate::tinue::root_check`]) and plays a proven road.
@@ -145,6 +147,10 @@ impl<const N: usize> Game for SizedGame<N> {
 
     fn diagram(&self) -> String {
         self.position.to_string()
+    }
+
+    fn result(&self) -> Option<GameResult> {
+        self.position.result()
     }
 
     fn search(
@@ -407,6 +413,11 @@ impl Engine {
     /// The current position as an ASCII diagram.
     pub fn diagram(&self) -> String {
         self.game.diagram()
+    }
+
+    /// The result of the current position by the rules, if the game is over.
+    pub fn result(&self) -> Option<GameResult> {
+        self.game.result()
     }
 
     /// Whether a search is running (one that has reported its best move is not).

@@ -11,7 +11,7 @@
 //! - [`eval`]: the evaluation, linear in per-size weights; [`search`]: the parallel alpha-beta
 //!   search; [`tinue`]: the forced-road prover;
 //! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
-//!   WebSocket.
+//!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
 //! [`openings`], [`tune`], [`tinue::tactics`] and [`fuzz`].
@@ -41,6 +41,7 @@ pub mod fuzz;
 pub mod movegen;
 pub mod notation;
 pub mod openings;
+pub mod playtak;
 pub mod rng;
 pub mod search;
 pub mod tei;

@@ -3,7 +3,10 @@
 mod cli;
 
 fn main() {
-    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
+    env_logger::Builder::from_env(
+        env_logger::Env::default().default_filter_or("warn,cairn::playtak=info"),
+    )
+    .init();
     let code = cli::run();
     std::process::exit(code);
 }

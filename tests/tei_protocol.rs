@@ -1141,7 +1141,7 @@ fn log_file_errors_are_one_line() {
         assert!(output.stdout.is_empty(), "{args:?}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         let expected = if args[0] == "perft" {
-            "error: --log-file is for the TEI modes only".to_string()
+            "error: --log-file is for the protocol modes only".to_string()
         } else {
             format!("error: --log-file {missing}: ")
         };

@@ -214,22 +214,10 @@ fn play_one(
     record
 }
 
-/// Today's date as `YYYY.MM.DD` (UTC), without a date crate.
-fn today() -> String {
-    let days = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() / 86_400) as i64;
-    // Civil-from-days (proleptic Gregorian), after Howard Hinnant's published algorithm.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
+/// Today's date as `YYYY.MM.DD` (UTC), the PTN `Date` tag.
+pub fn today() -> String {
+    let stamp = crate::tei::transcript::utc_timestamp(std::time::SystemTime::now());
+    stamp.get(..10).unwrap_or_default().replace('-', ".")
 }
 
 /// The game as PTN text.

@@ -1,0 +1,969 @@
+//! The playtak session: login, seeking or accepting, playing games with the in-process engine,
+//! and reconnecting.
+//!
+//! One thread runs [`Client`]; everything it waits for arrives on one channel as an [`Event`]:
+//! server lines (from the connection's reader thread) and search events (from the engine's
+//! search thread). Each search is tagged with a generation number that changes whenever the
+//! position does (a move, an undo, a new or resumed game), so the result of a search that no
+//! longer fits is dropped instead of played.
+//!
+//! `OK` and `NOK` carry no name: they answer the commands in the order sent. The client keeps a
+//! queue of the commands that get one of them (`PING`, moves, answers to undo and draw offers,
+//! `Accept` when it fails) and so knows which command a `NOK` refused.
+//!
+//! After a dropped connection the client logs in again after a back-off; the server resends the
+//! game in progress (`Game Start`, every move, the clocks), which replaces the client's copy.
+
+use super::protocol::{self, GameStart, Seek, SeekInfo, ServerMsg};
+use super::transport::{Connection, Incoming};
+use crate::board::{reserves_for_size, Color};
+use crate::engine::{self, Engine, SearchEvent, Start};
+use crate::notation::ptn_game::PtnPly;
+use crate::notation::{PtnGame, PtnMove};
+use crate::search::Limits;
+use crate::tei::Transcript;
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How to log in.
+#[derive(Clone, Debug)]
+pub enum Login {
+    /// As a guest; the token brings back the same guest after a reconnection.
+    Guest {
+        /// 20 lower-case letters.
+        token: String,
+    },
+    /// With an account.
+    User {
+        /// The account name.
+        name: String,
+        /// Its password.
+        password: String,
+    },
+}
+
+/// How to find games.
+#[derive(Clone, Debug)]
+pub enum Mode {
+    /// Post this seek (again after every game).
+    Seek(Seek),
+    /// Accept the seeks of this player.
+    Accept(String),
+}
+
+/// Everything a session needs.
+#[derive(Clone)]
+pub struct Config {
+    /// `HOST:PORT`.
+    pub server: String,
+    /// Speak WebSocket instead of plain TCP.
+    pub websocket: bool,
+    /// How to log in.
+    pub login: Login,
+    /// Seek or accept.
+    pub mode: Mode,
+    /// Stop after this many finished games.
+    pub games: Option<u32>,
+    /// Grant the opponent's undo requests.
+    pub accept_undo: bool,
+    /// Accept draw offers when the evaluation says Cairn is not winning.
+    pub accept_draw: bool,
+    /// Write each finished game here as PTN.
+    pub ptn_dir: Option<PathBuf>,
+    /// Engine options (hash, threads, move overhead); komi comes from each game.
+    pub engine: engine::Options,
+    /// Time between `PING`s.
+    pub ping_interval: Duration,
+    /// The first wait before reconnecting; it doubles up to [`MAX_RECONNECT_DELAY`].
+    pub reconnect_delay: Duration,
+    /// Keeps every line sent and received.
+    pub transcript: Option<Transcript>,
+}
+
+/// The longest wait between reconnection attempts.
+pub const MAX_RECONNECT_DELAY: Duration = Duration::from_secs(60);
+/// How long a login may take before the connection is given up.
+const LOGIN_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long to wait after a reconnection for the game in progress to be resent.
+const RESUME_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a resumed game waits for its clocks (the end of the resent moves) before playing.
+const RESUME_SETTLE: Duration = Duration::from_secs(2);
+/// Moves of one game the server may refuse before Cairn resigns it.
+const MAX_REFUSED_MOVES: u32 = 2;
+/// Nodes of the search that judges a draw offer when no recent score is at hand.
+const DRAW_EVAL_NODES: u64 = 20_000;
+/// A draw is accepted at or below this score (centiflats, Cairn's view): not winning.
+const DRAW_ACCEPT_MAX: i32 = 0;
+/// Moves of measured lag kept off the clock the engine sees, so that it plans for the time the
+/// network will take from the moves still to come.
+const LAG_RESERVE_MOVES: u64 = 40;
+/// Below this much clock (after the lag reserve), ms, moves come from a small fixed search:
+/// at once, where a timed search would overshoot its few milliseconds.
+const PANIC_MS: u64 = 400;
+/// Nodes of that search.
+const PANIC_NODES: u64 = 1_000;
+
+/// What the client waits for.
+#[derive(Debug)]
+pub enum Event {
+    /// From connection `.0`.
+    Net(u64, Incoming),
+    /// From the search of generation `.0`.
+    Search(u64, SearchEvent),
+}
+
+impl From<(u64, Incoming)> for Event {
+    fn from((id, incoming): (u64, Incoming)) -> Self {
+        Event::Net(id, incoming)
+    }
+}
+
+/// A command waiting for its `OK` or `NOK`.
+#[derive(Debug)]
+enum Pending {
+    /// A command whose refusal only needs logging.
+    Command(String),
+    /// A move of the current game.
+    Move,
+    /// `Accept`: answered by `Game Start`, or `NOK`.
+    Accept,
+}
+
+/// A game in progress.
+struct Game {
+    start: GameStart,
+    /// Plies so far, canonical PTN.
+    moves: Vec<String>,
+    /// White's and Black's clocks, ms, as last reported.
+    clock: [u64; 2],
+    /// When the clocks were reported.
+    clock_at: Instant,
+    /// Moves of ours the server refused.
+    refused: u32,
+    /// While resent moves are arriving: play only after this (or after the clocks).
+    settling: Option<Instant>,
+    /// The last search score: `(plies when searched, centiflats from Cairn's view)`.
+    score: Option<(usize, i32)>,
+    /// Cairn's last move, until the server reports the clocks after it: `(Cairn's clock when
+    /// the search started, ms, the time from then until the move was sent)`.
+    sent: Option<(u64, Duration)>,
+    /// When the last search started.
+    think_from: Instant,
+    /// Measured lag per move, ms: what the server charged beyond Cairn's own thinking (moving
+    /// average).
+    lag_ms: u64,
+}
+
+impl Game {
+    fn ours(&self) -> Color {
+        self.start.color
+    }
+
+    fn to_move(&self) -> Color {
+        if self.moves.len() % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        }
+    }
+
+    /// Cairn's clock now, ms: the last report less the time since (the server runs the clock
+    /// of the side to move).
+    fn our_clock(&self) -> u64 {
+        let reported = self.clock[self.ours() as usize];
+        if self.to_move() == self.ours() {
+            reported.saturating_sub(self.clock_at.elapsed().as_millis() as u64)
+        } else {
+            reported
+        }
+    }
+
+    /// After the clocks that follow Cairn's move: the lag is what the move cost on the
+    /// server's clock beyond the thinking measured here.
+    fn measure_lag(&mut self) {
+        let Some((before, thought)) = self.sent.take() else {
+            return;
+        };
+        let after = self.clock[self.ours() as usize];
+        let charged = (before + self.start.inc * 1000).saturating_sub(after);
+        let lag = charged.saturating_sub(thought.as_millis() as u64).min(1000);
+        self.lag_ms = (self.lag_ms * 3 + lag) / 4;
+        log::debug!(
+            "game {}: move charged {charged} ms, thought {} ms, lag now {} ms",
+            self.start.game,
+            thought.as_millis(),
+            self.lag_ms
+        );
+    }
+}
+
+/// How a connection ended.
+enum End {
+    /// The games are played.
+    Done,
+    /// The connection was lost (after logging in, if `.1`); try again.
+    Dropped(String, bool),
+}
+
+/// A playtak client.
+pub struct Client {
+    config: Config,
+    engine: Engine,
+    tx: Sender<Event>,
+    rx: Receiver<Event>,
+    conn: Option<Connection>,
+    /// A send failed: the connection is gone.
+    broken: Option<String>,
+    next_conn: u64,
+    /// The name the server gave at login.
+    name: Option<String>,
+    game: Option<Game>,
+    games_done: u32,
+    pending: VecDeque<Pending>,
+    generation: u64,
+    /// The generation of the search running, if any.
+    searching: Option<u64>,
+    last_ping: Instant,
+    /// After a reconnection with a game in progress: until when to wait for it.
+    awaiting_resume: Option<Instant>,
+    /// A seek number accepted, waiting for its game.
+    accepting: Option<u64>,
+}
+
+/// Plays on the server until the games are played; an error (a failed login, a first
+/// connection that fails) is one line for the user.
+pub fn run(config: Config) -> Result<(), String> {
+    let mut client = Client::new(config)?;
+    let mut delay = client.config.reconnect_delay;
+    let mut ever_connected = false;
+    loop {
+        match client.connection()? {
+            End::Done => return Ok(()),
+            End::Dropped(why, logged_in) => {
+                if !ever_connected && !logged_in && client.conn.is_none() {
+                    return Err(format!("cannot connect to {}: {why}", client.config.server));
+                }
+                ever_connected = true;
+                if logged_in {
+                    delay = client.config.reconnect_delay;
+                }
+                log::warn!(
+                    "connection to {} lost ({why}); reconnecting in {:.1} s",
+                    client.config.server,
+                    delay.as_secs_f64()
+                );
+            }
+        }
+        client.conn = None;
+        std::thread::sleep(delay);
+        delay = (delay * 2).min(MAX_RECONNECT_DELAY);
+    }
+}
+
+impl Client {
+    fn new(config: Config) -> Result<Self, String> {
+        let engine = Engine::with_options(config.engine.clone());
+        let (tx, rx) = mpsc::channel();
+        Ok(Client {
+            config,
+            engine,
+            tx,
+            rx,
+            conn: None,
+            broken: None,
+            next_conn: 1,
+            name: None,
+            game: None,
+            games_done: 0,
+            pending: VecDeque::new(),
+            generation: 0,
+            searching: None,
+            last_ping: Instant::now(),
+            awaiting_resume: None,
+            accepting: None,
+        })
+    }
+
+    /// One connection: connect, log in, play; returns how it ended.
+    fn connection(&mut self) -> Result<End, String> {
+        let id = self.next_conn;
+        self.next_conn += 1;
+        self.conn = None;
+        let conn = match Connection::open(
+            &self.config.server,
+            self.config.websocket,
+            id,
+            self.tx.clone(),
+        ) {
+            Ok(conn) => conn,
+            Err(e) => return Ok(End::Dropped(e.to_string(), false)),
+        };
+        log::info!("connected to {}", self.config.server);
+        self.conn = Some(conn);
+        self.broken = None;
+        self.pending.clear();
+        self.accepting = None;
+        self.name = None;
+        let started = Instant::now();
+        let end = self.serve(id, started);
+        // Whatever ended the connection, no search of it goes on.
+        self.stop_search();
+        if let Some(conn) = &mut self.conn {
+            conn.close();
+        }
+        end
+    }
+
+    fn serve(&mut self, id: u64, started: Instant) -> Result<End, String> {
+        loop {
+            if let Some(why) = self.broken.take() {
+                return Ok(End::Dropped(why, self.name.is_some()));
+            }
+            if self.finished() {
+                self.send("quit");
+                return Ok(End::Done);
+            }
+            if self.name.is_none() && started.elapsed() > LOGIN_TIMEOUT {
+                return Ok(End::Dropped("no login answer".to_string(), false));
+            }
+            match self.rx.recv_timeout(self.wait_time()) {
+                Ok(Event::Net(from, incoming)) if from == id => match incoming {
+                    Incoming::Line(line) => {
+                        if let Some(t) = &self.config.transcript {
+                            t.input(&line);
+                        }
+                        self.on_line(&line)?;
+                    }
+                    Incoming::Closed(why) => return Ok(End::Dropped(why, self.name.is_some())),
+                },
+                Ok(Event::Net(..)) => {}
+                Ok(Event::Search(generation, event)) => self.on_search(generation, event),
+                Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err("internal error: the event channel closed".to_string())
+                }
+            }
+            self.tick();
+        }
+    }
+
+    fn finished(&self) -> bool {
+        self.game.is_none() && self.config.games.is_some_and(|n| self.games_done >= n)
+    }
+
+    /// How long to wait for the next event before [`Client::tick`] has something to do.
+    fn wait_time(&self) -> Duration {
+        let mut wait = Duration::from_millis(500);
+        if self.name.is_some() {
+            let ping = self
+                .config
+                .ping_interval
+                .saturating_sub(self.last_ping.elapsed());
+            wait = wait.min(ping);
+        }
+        if let Some(until) = self.game.as_ref().and_then(|g| g.settling) {
+            wait = wait.min(until.saturating_duration_since(Instant::now()));
+        }
+        wait.max(Duration::from_millis(1))
+    }
+
+    /// Timers: the ping, the wait for a resumed game, and starting a search when it is Cairn's
+    /// turn.
+    fn tick(&mut self) {
+        if self.name.is_none() {
+            return;
+        }
+        if self.last_ping.elapsed() >= self.config.ping_interval {
+            self.ping();
+        }
+        if self.awaiting_resume.is_some_and(|t| Instant::now() >= t) {
+            self.awaiting_resume = None;
+            if let Some(game) = self.game.take() {
+                log::warn!(
+                    "game {} was not resumed by the server; looking for a new game",
+                    game.start.game
+                );
+                self.generation += 1;
+            }
+            self.look_for_game();
+        }
+        self.maybe_search();
+    }
+
+    fn ping(&mut self) {
+        self.last_ping = Instant::now();
+        self.send_expecting("PING", Pending::Command("PING".to_string()));
+    }
+
+    /// Sends a line that gets no `OK`.
+    fn send(&mut self, line: &str) {
+        if let Some(t) = &self.config.transcript {
+            // The password never reaches the transcript.
+            match line.strip_prefix("Login ") {
+                Some(rest) if !rest.starts_with("Guest") => {
+                    let name = rest.split(' ').next().unwrap_or_default();
+                    t.output(&format!("Login {name} ********"));
+                }
+                _ => t.output(line),
+            }
+        }
+        let Some(conn) = &mut self.conn else {
+            return;
+        };
+        if let Err(e) = conn.send(line) {
+            self.broken.get_or_insert(e.to_string());
+        }
+    }
+
+    fn send_expecting(&mut self, line: &str, pending: Pending) {
+        self.pending.push_back(pending);
+        self.send(line);
+    }
+
+    fn on_line(&mut self, line: &str) -> Result<(), String> {
+        let msg = match protocol::parse_line(line) {
+            Ok(msg) => msg,
+            Err(e) => {
+                log::warn!("{e}");
+                return Ok(());
+            }
+        };
+        match msg {
+            ServerMsg::Hello | ServerMsg::Ignored => {}
+            ServerMsg::LoginPrompt => self.log_in(),
+            ServerMsg::LoggedIn(name) => {
+                log::info!("logged in as {name}");
+                self.name = Some(name);
+                self.ping();
+                if self.game.is_some() {
+                    self.awaiting_resume = Some(Instant::now() + RESUME_TIMEOUT);
+                } else {
+                    self.look_for_game();
+                }
+            }
+            ServerMsg::AuthFailure => {
+                let who = match &self.config.login {
+                    Login::User { name, .. } => name.as_str(),
+                    Login::Guest { .. } => "Guest",
+                };
+                return Err(format!(
+                    "login as {who} failed: the server says `Authentication failure` \
+                     (check the user name and the password)"
+                ));
+            }
+            ServerMsg::Ok => {
+                self.pending.pop_front();
+            }
+            ServerMsg::Nok => self.on_nok(),
+            ServerMsg::Error(reason) => log::warn!("server error: {reason}"),
+            ServerMsg::SeekNew(seek) => self.on_seek(&seek),
+            ServerMsg::SeekRemove(_) => {}
+            ServerMsg::GameStart(start) => self.on_game_start(start),
+            ServerMsg::Move { game, mv } if self.is_current(game) => self.on_move(&mv),
+            ServerMsg::Timems { game, white, black } if self.is_current(game) => {
+                if let Some(g) = &mut self.game {
+                    g.clock = [white, black];
+                    g.clock_at = Instant::now();
+                    g.settling = None;
+                    g.measure_lag();
+                }
+            }
+            ServerMsg::Over { game, result } if self.is_current(game) => {
+                self.finish(&result, "the server ended it");
+            }
+            ServerMsg::Abandoned { game } if self.is_current(game) => {
+                let result = match self.game.as_ref().map(Game::ours) {
+                    Some(Color::White) => "1-0",
+                    _ => "0-1",
+                };
+                self.finish(result, "the opponent abandoned it");
+            }
+            ServerMsg::OfferDraw(game) if self.is_current(game) => self.on_draw_offer(game),
+            ServerMsg::RequestUndo(game) if self.is_current(game) => {
+                if self.config.accept_undo {
+                    log::info!("game {game}: granting the opponent's undo request");
+                    let line = format!("Game#{game} RequestUndo");
+                    self.send_expecting(&line, Pending::Command(line.clone()));
+                } else {
+                    log::info!("game {game}: undo request not granted (--accept-undo is off)");
+                }
+            }
+            ServerMsg::RemoveDraw(game) | ServerMsg::RemoveUndo(game) if self.is_current(game) => {
+                log::info!("game {game}: the opponent withdrew an offer");
+            }
+            ServerMsg::Undo(game) if self.is_current(game) => self.on_undo(),
+            ServerMsg::Message(text) => {
+                if text.contains("logged in from another window") {
+                    return Err(format!(
+                        "another login took over this account ({}); stopping",
+                        self.name.as_deref().unwrap_or("?")
+                    ));
+                }
+                if text.contains("Your game is resumed") {
+                    if let Some(g) = &mut self.game {
+                        g.settling = None;
+                    }
+                }
+                log::info!("server message: {text}");
+            }
+            other => log::debug!("not for the current game: {other:?}"),
+        }
+        Ok(())
+    }
+
+    fn is_current(&self, game: u64) -> bool {
+        self.game.as_ref().is_some_and(|g| g.start.game == game)
+    }
+
+    fn log_in(&mut self) {
+        self.send_expecting(
+            &format!("Client cairn-{}", env!("CARGO_PKG_VERSION")),
+            Pending::Command("Client".to_string()),
+        );
+        self.send_expecting("Protocol 2", Pending::Command("Protocol 2".to_string()));
+        let line = match &self.config.login {
+            Login::Guest { token } => format!("Login Guest {token}"),
+            Login::User { name, password } => format!("Login {name} {password}"),
+        };
+        self.send(&line);
+    }
+
+    fn look_for_game(&mut self) {
+        match &self.config.mode {
+            Mode::Seek(seek) => {
+                let line = seek.command();
+                log::info!("seeking: {}", line.trim_end());
+                self.send(&line);
+            }
+            Mode::Accept(name) => {
+                log::info!("waiting for a seek by {name}");
+                // The seeks are resent, so one posted during the last game is seen too.
+                self.send("List");
+            }
+        }
+    }
+
+    fn on_nok(&mut self) {
+        match self.pending.pop_front() {
+            Some(Pending::Move) => self.move_refused(),
+            Some(Pending::Accept) => {
+                log::warn!("the server refused to start the game (the seek is gone?)");
+                self.accepting = None;
+            }
+            Some(Pending::Command(command)) => log::warn!("the server refused `{command}`"),
+            None => log::warn!("NOK with no command waiting"),
+        }
+    }
+
+    fn on_seek(&mut self, seek: &SeekInfo) {
+        let Mode::Accept(wanted) = &self.config.mode else {
+            return;
+        };
+        if self.game.is_some() || self.accepting.is_some() || self.awaiting_resume.is_some() {
+            return;
+        }
+        if !seek.name.eq_ignore_ascii_case(wanted) {
+            return;
+        }
+        let me = self.name.as_deref().unwrap_or_default();
+        if seek
+            .opponent
+            .as_ref()
+            .is_some_and(|o| !o.eq_ignore_ascii_case(me))
+        {
+            return;
+        }
+        let standard = reserves_for_size(seek.size)
+            .is_some_and(|(s, c)| u32::from(s) == seek.flats && u32::from(c) == seek.caps);
+        if !standard {
+            log::warn!(
+                "not accepting seek {} by {}: {}x{} with {} flats and {} capstones; Cairn \
+                 plays sizes 3 to 8 with the standard pieces",
+                seek.no,
+                seek.name,
+                seek.size,
+                seek.size,
+                seek.flats,
+                seek.caps
+            );
+            return;
+        }
+        log::info!("accepting seek {} by {}", seek.no, seek.name);
+        self.accepting = Some(seek.no);
+        self.send_expecting(&format!("Accept {}", seek.no), Pending::Accept);
+    }
+
+    fn on_game_start(&mut self, start: GameStart) {
+        if let Some(i) = self
+            .pending
+            .iter()
+            .position(|p| matches!(p, Pending::Accept))
+        {
+            self.pending.remove(i);
+        }
+        self.accepting = None;
+        let resumed = self.is_current(start.game) || self.awaiting_resume.is_some();
+        self.awaiting_resume = None;
+        if !resumed {
+            if let Some(old) = &self.game {
+                log::warn!("game {} was left without a result", old.start.game);
+            }
+        }
+        self.stop_search();
+        self.generation += 1;
+        let mut options = self.engine.options().clone();
+        options.half_komi = start.half_komi as i8;
+        let ready = self
+            .engine
+            .set_options(options)
+            .and_then(|()| self.engine.new_game(start.size));
+        let time_ms = start.time * 1000;
+        let game = start.game;
+        log::info!(
+            "game {game} {}: {} vs {}, {}x{}, {}+{}, komi {}; Cairn plays {}",
+            if resumed { "resumed" } else { "started" },
+            start.white,
+            start.black,
+            start.size,
+            start.size,
+            start.time,
+            start.inc,
+            f64::from(start.half_komi) / 2.0,
+            if start.color == Color::White {
+                "white"
+            } else {
+                "black"
+            }
+        );
+        let standard = reserves_for_size(start.size)
+            .is_some_and(|(s, c)| u32::from(s) == start.flats && u32::from(c) == start.caps);
+        if ready.is_ok() && !standard {
+            log::warn!(
+                "game {game} uses {} flats and {} capstones; Cairn plays as if the pieces \
+                 were standard",
+                start.flats,
+                start.caps
+            );
+        }
+        self.game = Some(Game {
+            start,
+            moves: Vec::new(),
+            clock: [time_ms, time_ms],
+            clock_at: Instant::now(),
+            refused: 0,
+            settling: resumed.then(|| Instant::now() + RESUME_SETTLE),
+            score: None,
+            sent: None,
+            think_from: Instant::now(),
+            lag_ms: 0,
+        });
+        if let Err(e) = ready {
+            log::error!("game {game}: {e}; resigning");
+            self.send(&format!("Game#{game} Resign"));
+        }
+    }
+
+    /// Sets the engine's position to the game's moves.
+    fn sync_engine(&mut self) -> Result<(), String> {
+        let Some(game) = &self.game else {
+            return Ok(());
+        };
+        let moves: Vec<&str> = game.moves.iter().map(String::as_str).collect();
+        self.engine.set_position(&Start::StartPos, &moves)
+    }
+
+    fn on_move(&mut self, mv: &PtnMove) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        game.moves.push(mv.to_string());
+        let no = game.start.game;
+        self.generation += 1;
+        if let Err(e) = self.sync_engine() {
+            if let Some(game) = &mut self.game {
+                game.moves.pop();
+            }
+            log::error!("game {no}: the server's move `{mv}` does not fit: {e}; resigning");
+            self.send(&format!("Game#{no} Resign"));
+        }
+    }
+
+    fn on_undo(&mut self) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        if let Some(mv) = game.moves.pop() {
+            log::info!("game {}: {mv} taken back", game.start.game);
+        }
+        self.generation += 1;
+        if let Err(e) = self.sync_engine() {
+            log::error!("after an undo: {e}");
+        }
+    }
+
+    fn move_refused(&mut self) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        let ours = game.ours();
+        if game.to_move() != ours {
+            if let Some(mv) = game.moves.pop() {
+                log::warn!("game {}: the server refused {mv}", game.start.game);
+            }
+        }
+        game.refused += 1;
+        let (no, refused) = (game.start.game, game.refused);
+        self.generation += 1;
+        if let Err(e) = self.sync_engine() {
+            log::error!("after a refused move: {e}");
+        }
+        if refused >= MAX_REFUSED_MOVES {
+            log::error!("game {no}: {refused} moves refused; resigning");
+            self.send(&format!("Game#{no} Resign"));
+        }
+    }
+
+    /// Starts a search if it is Cairn's turn and none runs for this position; stops one that
+    /// no longer fits.
+    fn maybe_search(&mut self) {
+        if let Some(running) = self.searching {
+            if running == self.generation {
+                return;
+            }
+            self.stop_search();
+        }
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        if let Some(until) = game.settling {
+            if Instant::now() < until {
+                return;
+            }
+            game.settling = None;
+        }
+        if game.to_move() != game.ours()
+            || game.refused >= MAX_REFUSED_MOVES
+            || self.engine.result().is_some()
+        {
+            return;
+        }
+        // The server runs Cairn's clock from when it sent the last move; the network's lag on
+        // the moves to come is kept off it.
+        let clock = game.our_clock();
+        let usable = clock.saturating_sub(game.lag_ms * LAG_RESERVE_MOVES).max(1);
+        let inc = game.start.inc * 1000;
+        let mut clocks = game.clock;
+        clocks[game.ours() as usize] = usable;
+        let limits = if usable < PANIC_MS && inc < PANIC_MS {
+            Limits {
+                nodes: Some(PANIC_NODES),
+                ..Limits::default()
+            }
+        } else {
+            Limits {
+                wtime: Some(clocks[0]),
+                btime: Some(clocks[1]),
+                winc: Some(inc),
+                binc: Some(inc),
+                ..Limits::default()
+            }
+        };
+        game.sent = Some((clock, Duration::ZERO));
+        game.think_from = Instant::now();
+        let generation = self.generation;
+        let tx = self.tx.clone();
+        let reporter: engine::Reporter = Arc::new(move |event| {
+            let _ = tx.send(Event::Search(generation, event));
+        });
+        match self.engine.go(limits, reporter) {
+            Ok(()) => self.searching = Some(generation),
+            Err(e) => log::error!("cannot start the search: {e}"),
+        }
+    }
+
+    fn stop_search(&mut self) {
+        if self.searching.take().is_some() {
+            self.engine.stop();
+            self.engine.wait();
+        }
+    }
+
+    fn on_search(&mut self, generation: u64, event: SearchEvent) {
+        let current = generation == self.generation;
+        match event {
+            SearchEvent::Info(info) => {
+                if let (true, Some(game)) = (current, &mut self.game) {
+                    if info.multipv == 1 {
+                        game.score = Some((game.moves.len(), info.score.0));
+                    }
+                }
+            }
+            SearchEvent::Message(text) => log::info!("engine: {text}"),
+            SearchEvent::BestMove(best) => {
+                if self.searching == Some(generation) {
+                    self.searching = None;
+                }
+                if current {
+                    self.play(&best);
+                }
+            }
+        }
+    }
+
+    fn play(&mut self, best: &str) {
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        let no = game.start.game;
+        let command = best
+            .parse::<PtnMove>()
+            .ok()
+            .and_then(|mv| protocol::move_to_server(&mv));
+        let Some(command) = command else {
+            log::error!("game {no}: the engine gave no playable move (`{best}`)");
+            return;
+        };
+        game.moves.push(best.to_string());
+        if let Some((_, thought)) = &mut game.sent {
+            *thought = game.think_from.elapsed();
+        }
+        log::debug!("game {no}: playing {best}");
+        self.generation += 1;
+        if let Err(e) = self.sync_engine() {
+            log::error!("game {no}: own move {best}: {e}");
+        }
+        self.send_expecting(&format!("Game#{no} {command}"), Pending::Move);
+    }
+
+    fn on_draw_offer(&mut self, no: u64) {
+        if !self.config.accept_draw {
+            log::info!("game {no}: draw offer declined (--accept-draw is off)");
+            return;
+        }
+        match self.score_for_us() {
+            Some(score) if score <= DRAW_ACCEPT_MAX => {
+                log::info!("game {no}: accepting the draw offer (eval {score:+} centiflats)");
+                let line = format!("Game#{no} OfferDraw");
+                self.send_expecting(&line, Pending::Command(line.clone()));
+            }
+            Some(score) => {
+                log::info!("game {no}: draw offer declined (eval {score:+} centiflats)");
+            }
+            None => log::info!("game {no}: draw offer declined (no evaluation yet)"),
+        }
+    }
+
+    /// The evaluation from Cairn's side: the last search's score if it is recent (this
+    /// position or the one before), else a short search of this one (when none is running).
+    fn score_for_us(&mut self) -> Option<i32> {
+        let game = self.game.as_ref()?;
+        let plies = game.moves.len();
+        if let Some((at, score)) = game.score {
+            if at + 1 >= plies {
+                return Some(score);
+            }
+        }
+        if self.searching.is_some() {
+            return None;
+        }
+        let ours = game.to_move() == game.ours();
+        let result = self.engine.search_blocking(
+            Limits {
+                nodes: Some(DRAW_EVAL_NODES),
+                ..Limits::default()
+            },
+            Arc::new(|_| {}),
+        );
+        let score = result.score.0;
+        Some(if ours { score } else { -score })
+    }
+
+    fn finish(&mut self, result: &str, how: &str) {
+        self.stop_search();
+        self.generation += 1;
+        let Some(game) = self.game.take() else {
+            return;
+        };
+        self.games_done += 1;
+        log::info!(
+            "game {} over: {result} ({how}); {} vs {}, {} plies",
+            game.start.game,
+            game.start.white,
+            game.start.black,
+            game.moves.len()
+        );
+        if let Some(dir) = &self.config.ptn_dir {
+            let text = game_ptn(&self.config.server, &game.start, &game.moves, result);
+            let path = dir.join(ptn_file_name(&game.start));
+            if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))
+            {
+                log::error!("cannot write {}: {e}", path.display());
+            }
+        }
+        if !self.finished() {
+            self.look_for_game();
+        }
+    }
+}
+
+/// A finished game as PTN, with the tags of the game.
+pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str) -> String {
+    let plies = moves
+        .iter()
+        .filter_map(|m| m.parse::<PtnMove>().ok())
+        .map(|mv| PtnPly {
+            mv,
+            crush_mark: false,
+            annotations: String::new(),
+            comments: Vec::new(),
+            line: 0,
+            column: 0,
+        })
+        .collect();
+    let tags = [
+        ("Site", server.to_string()),
+        ("Event", format!("playtak game {}", start.game)),
+        ("Date", crate::arena::today()),
+        ("Player1", start.white.clone()),
+        ("Player2", start.black.clone()),
+        ("Size", start.size.to_string()),
+        ("Clock", format!("{}+{}", start.time, start.inc)),
+        ("Komi", format!("{}", f64::from(start.half_komi) / 2.0)),
+        ("Flats", start.flats.to_string()),
+        ("Caps", start.caps.to_string()),
+        ("Result", result.to_string()),
+    ];
+    PtnGame {
+        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        comments: Vec::new(),
+        plies,
+        result: Some(result.to_string()),
+    }
+    .to_ptn()
+}
+
+/// `YYYY.MM.DD-HHMMSS-gameN-WHITE-BLACK.ptn`, names reduced to letters, digits and `_`.
+fn ptn_file_name(start: &GameStart) -> String {
+    let stamp = crate::tei::transcript::utc_timestamp(std::time::SystemTime::now());
+    let time: String = stamp
+        .get(11..19)
+        .unwrap_or_default()
+        .chars()
+        .filter(char::is_ascii_digit)
+        .collect();
+    let clean = |name: &str| -> String {
+        name.chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+            .collect()
+    };
+    format!(
+        "{}-{time}-game{}-{}-{}.ptn",
+        crate::arena::today(),
+        start.game,
+        clean(&start.white),
+        clean(&start.black)
+    )
+}

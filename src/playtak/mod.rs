@@ -1,0 +1,272 @@
+//! `cairn playtak`: Cairn as a bot on playtak.com (or any server speaking its protocol).
+//!
+//! The client logs in (with an account, or as a guest), posts a seek or accepts another
+//! player's, and plays with the engine in-process from the server's clocks, game after game,
+//! until stopped or until `--games` are finished. It pings the server, answers undo requests
+//! and draw offers by policy, reconnects after a dropped connection and resumes the game in
+//! progress, and writes each finished game as PTN.
+//!
+//! - [`protocol`]: server lines and client commands, moves in server notation;
+//! - [`transport`]: TCP or WebSocket lines;
+//! - [`client`]: the session.
+
+pub mod client;
+pub mod protocol;
+pub mod transport;
+
+use crate::board::reserves_for_size;
+use crate::engine::{self, DEFAULT_HASH_MB};
+use crate::tei::Transcript;
+use clap::Args;
+use client::{Config, Login, Mode};
+use protocol::{Seek, SeekColor};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The public server's telnet port.
+pub const DEFAULT_SERVER: &str = "playtak.com:10000";
+
+/// The environment variable that may hold the password.
+pub const PASSWORD_ENV: &str = "CAIRN_PLAYTAK_PASSWORD";
+
+/// Move overhead on a network server, ms: lines may take tens of ms to arrive, and the server
+/// runs the clock from when it sent the opponent's move.
+pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 150;
+
+/// `cairn playtak` arguments.
+#[derive(Args, Debug, Clone)]
+#[command(after_help = "Examples:\n  \
+    CAIRN_PLAYTAK_PASSWORD=... cairn playtak --user MyBot --size 6 --tc 900+10 --komi 2 --ptn-dir games\n  \
+    cairn playtak --size 5 --tc 300+5 --games 1          (as a guest)\n  \
+    cairn playtak --user MyBot --password-file pw.txt --accept SomePlayer")]
+pub struct PlaytakArgs {
+    /// Server as HOST:PORT (the public server's telnet port by default).
+    #[arg(long, default_value = DEFAULT_SERVER, value_name = "HOST:PORT")]
+    pub server: String,
+    /// Connect to the server's WebSocket endpoint (ws://HOST:PORT/, subprotocol `binary`).
+    #[arg(long)]
+    pub websocket: bool,
+    /// Account name; without it Cairn logs in as a guest.
+    #[arg(long, value_name = "NAME")]
+    pub user: Option<String>,
+    /// File whose first line is the password (else $CAIRN_PLAYTAK_PASSWORD).
+    #[arg(long, value_name = "PATH", requires = "user")]
+    pub password_file: Option<PathBuf>,
+    /// Board size of the seek (3-8).
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    pub size: u8,
+    /// Time control of the seek: starting seconds + increment seconds.
+    #[arg(long, default_value = "900+10", value_name = "SECONDS+INC")]
+    pub tc: String,
+    /// Colour Cairn asks for.
+    #[arg(long, value_enum, default_value_t = SeekColor::Any)]
+    pub color: SeekColor,
+    /// Komi in flats (0 to 4, in steps of 0.5).
+    #[arg(long, default_value_t = 0.0)]
+    pub komi: f64,
+    /// Stones per player (only the standard count for the size is played).
+    #[arg(long, value_name = "N")]
+    pub flats: Option<u32>,
+    /// Capstones per player (only the standard count for the size is played).
+    #[arg(long, value_name = "N")]
+    pub caps: Option<u32>,
+    /// Seek an unrated game.
+    #[arg(long)]
+    pub unrated: bool,
+    /// Seek a tournament game.
+    #[arg(long)]
+    pub tournament: bool,
+    /// Extra time: SECONDS added to each clock when a player reaches move MOVE.
+    #[arg(long, value_name = "MOVE+SECONDS")]
+    pub extra_time: Option<String>,
+    /// Only this player may accept the seek.
+    #[arg(long, value_name = "NAME")]
+    pub opponent: Option<String>,
+    /// Accept the seeks of this player instead of seeking.
+    #[arg(long, value_name = "NAME", conflicts_with = "opponent")]
+    pub accept: Option<String>,
+    /// Stop after this many finished games (default: play until stopped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: Option<u32>,
+    /// Grant the opponent's undo requests.
+    #[arg(long)]
+    pub accept_undo: bool,
+    /// Accept draw offers when the evaluation says Cairn is not winning.
+    #[arg(long)]
+    pub accept_draw: bool,
+    /// Write each finished game as a PTN file into this directory.
+    #[arg(long, value_name = "DIR")]
+    pub ptn_dir: Option<PathBuf>,
+    /// Transposition table, MiB.
+    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_name = "MB")]
+    pub hash: usize,
+    /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: u16,
+    /// Time kept in hand per move for the network, ms.
+    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS")]
+    pub move_overhead: u64,
+    /// Seconds between PINGs (the server drops clients silent for 60 s).
+    #[arg(long, default_value_t = 20.0, hide = true)]
+    pub ping_interval: f64,
+    /// First wait before reconnecting, ms (doubles up to 60 s).
+    #[arg(long, default_value_t = 1000, hide = true)]
+    pub reconnect_delay: u64,
+}
+
+/// Runs `cairn playtak`; returns the exit code.
+pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
+    let config = match config(args, transcript) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    match client::run(config) {
+        Ok(()) => 0,
+        Err(e) => {
+            log::error!("{e}");
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+/// Checks the arguments and builds the session's configuration.
+pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Config, String> {
+    let login = match &args.user {
+        Some(name) => Login::User {
+            name: name.clone(),
+            password: password(args)?,
+        },
+        None => Login::Guest {
+            token: guest_token(),
+        },
+    };
+    let mode = match &args.accept {
+        Some(name) => Mode::Accept(name.clone()),
+        None => Mode::Seek(seek(args)?),
+    };
+    if !(args.ping_interval > 0.0 && args.ping_interval <= 30.0) {
+        return Err("--ping-interval must be above 0 and at most 30 seconds".to_string());
+    }
+    Ok(Config {
+        server: args.server.clone(),
+        websocket: args.websocket,
+        login,
+        mode,
+        games: args.games,
+        accept_undo: args.accept_undo,
+        accept_draw: args.accept_draw,
+        ptn_dir: args.ptn_dir.clone(),
+        engine: engine::Options {
+            hash_mb: args.hash.max(1),
+            threads: args.threads as usize,
+            move_overhead_ms: args.move_overhead,
+            ..engine::Options::default()
+        },
+        ping_interval: Duration::from_secs_f64(args.ping_interval),
+        reconnect_delay: Duration::from_millis(args.reconnect_delay.max(1)),
+        transcript,
+    })
+}
+
+fn password(args: &PlaytakArgs) -> Result<String, String> {
+    let password = match &args.password_file {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| format!("--password-file {}: {e}", path.display()))?;
+            text.lines().next().unwrap_or_default().trim().to_string()
+        }
+        None => std::env::var(PASSWORD_ENV).map_err(|_| {
+            format!("--user needs a password: give --password-file or set {PASSWORD_ENV}")
+        })?,
+    };
+    if password.is_empty() || password.contains(char::is_whitespace) {
+        return Err("the password is empty or contains white space".to_string());
+    }
+    Ok(password)
+}
+
+/// 20 lower-case letters, so that a reconnecting guest gets its game back.
+fn guest_token() -> String {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos() as u64)
+        ^ u64::from(std::process::id()).rotate_left(32);
+    let mut rng = crate::rng::Rng::new(seed);
+    (0..20)
+        .map(|_| (b'a' + rng.below(26) as u8) as char)
+        .collect()
+}
+
+/// A player name as the server accepts it: a letter, then 3 to 15 letters, digits or `_`.
+fn valid_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && (4..=16).contains(&name.len())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `A+B` with whole numbers.
+fn pair(text: &str, what: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("{what} `{text}`: expected two whole numbers like 900+10");
+    let (a, b) = text.split_once('+').ok_or_else(bad)?;
+    Ok((
+        a.trim().parse().map_err(|_| bad())?,
+        b.trim().parse().map_err(|_| bad())?,
+    ))
+}
+
+fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
+    let size = args.size as usize;
+    let (time, inc) = pair(&args.tc, "--tc")?;
+    if time == 0 {
+        return Err("--tc: the starting time must be at least 1 second".to_string());
+    }
+    let half_komi = args.komi * 2.0;
+    if half_komi.fract() != 0.0 || !(0.0..=8.0).contains(&half_komi) {
+        return Err(format!(
+            "--komi {}: the server allows 0 to 4 in steps of 0.5",
+            args.komi
+        ));
+    }
+    let Some((stones, capstones)) = reserves_for_size(size) else {
+        return Err(format!("--size {size}: Cairn plays 3 to 8"));
+    };
+    let flats = args.flats.unwrap_or(u32::from(stones));
+    let caps = args.caps.unwrap_or(u32::from(capstones));
+    if flats != u32::from(stones) || caps != u32::from(capstones) {
+        return Err(format!(
+            "--flats {flats} --caps {caps}: Cairn plays only the standard pieces, \
+             {stones} flats and {capstones} capstones on {size}x{size}"
+        ));
+    }
+    let extra = match &args.extra_time {
+        Some(text) => {
+            let (trigger, seconds) = pair(text, "--extra-time")?;
+            let trigger = u32::try_from(trigger).map_err(|_| "--extra-time: move too large")?;
+            (trigger, seconds)
+        }
+        None => (0, 0),
+    };
+    if let Some(name) = &args.opponent {
+        if !valid_name(name) {
+            return Err(format!("--opponent {name}: not a playtak name"));
+        }
+    }
+    Ok(Seek {
+        size,
+        time,
+        inc,
+        color: args.color,
+        half_komi: half_komi as u8,
+        flats,
+        caps,
+        unrated: args.unrated,
+        tournament: args.tournament,
+        extra,
+        opponent: args.opponent.clone(),
+    })
+}

@@ -1,0 +1,656 @@
+//! `cairn playtak` against a small fake server written from the playtak protocol: every test
+//! plays the server's side of an exchange, line by line, and checks the exact lines the client
+//! sends (login, seeks, accepts, moves on several sizes, undo and draw answers, the answer to
+//! `NOK`, a dropped connection and the resumed game).
+
+use cairn::board::{Color, Position};
+use cairn::notation::{parse_file, replay_any, PtnMove};
+use cairn::playtak::protocol::{move_from_server, move_to_server};
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The server side of one connection.
+struct Peer {
+    reader: BufReader<TcpStream>,
+    writer: TcpStream,
+    /// PINGs received (each answered `OK`, as the server does).
+    pings: usize,
+}
+
+impl Peer {
+    fn accept(listener: &TcpListener) -> Peer {
+        listener.set_nonblocking(false).unwrap();
+        let (stream, _) = listener.accept().expect("the client did not connect");
+        stream
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
+        Peer {
+            reader: BufReader::new(stream.try_clone().unwrap()),
+            writer: stream,
+            pings: 0,
+        }
+    }
+
+    fn send(&mut self, line: &str) {
+        self.writer
+            .write_all(format!("{line}\n").as_bytes())
+            .expect("write to the client");
+    }
+
+    /// The next line from the client that is not a PING.
+    fn recv(&mut self) -> String {
+        loop {
+            let mut line = String::new();
+            let n = self
+                .reader
+                .read_line(&mut line)
+                .expect("read from the client");
+            assert!(n > 0, "the client closed the connection");
+            let line = line.trim_end_matches('\n').to_string();
+            if line == "PING" {
+                self.pings += 1;
+                self.send("OK");
+                continue;
+            }
+            return line;
+        }
+    }
+
+    fn expect(&mut self, line: &str) {
+        assert_eq!(self.recv(), line);
+    }
+
+    /// Greets, answers `Client` and `Protocol 2`, and checks the login line.
+    fn handshake(&mut self, login: &str, welcome: &str) {
+        self.send("Welcome!");
+        self.send("Login or Register");
+        let client = self.recv();
+        assert!(client.starts_with("Client cairn-"), "{client}");
+        self.send("OK");
+        self.expect("Protocol 2");
+        self.send("OK");
+        let line = self.recv();
+        if login == "Login Guest" {
+            let token = line.strip_prefix("Login Guest ").expect(&line);
+            assert!(
+                token.len() == 20 && token.bytes().all(|b| b.is_ascii_lowercase()),
+                "{line}"
+            );
+        } else {
+            assert_eq!(line, login);
+        }
+        self.send(welcome);
+        self.send("Online 2");
+        self.send("OnlinePlayers []");
+    }
+}
+
+/// A listener on a free loopback port and its address.
+fn listen() -> (TcpListener, String) {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap().to_string();
+    (listener, addr)
+}
+
+/// Starts `cairn playtak` against `addr` with `args`, as user `cairn` (password `secret`).
+fn client(addr: &str, args: &[&str]) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--server", addr, "--hash", "2"])
+        .args(args)
+        .env("CAIRN_PLAYTAK_PASSWORD", "secret")
+        .env("RUST_LOG", "warn,cairn::playtak=debug")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot run cairn")
+}
+
+/// Waits for the client to exit; its exit code and stderr.
+fn finish(mut child: Child) -> (Option<i32>, String) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the client did not exit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.stdout.is_empty(), "playtak writes nothing to stdout");
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairn-playtak-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// The one PTN file in `dir`.
+fn ptn_in(dir: &Path) -> String {
+    let files: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
+    assert_eq!(files.len(), 1, "{files:?}");
+    std::fs::read_to_string(files[0].path()).unwrap()
+}
+
+/// A game seen from the server: the position, to check the client's moves and to choose the
+/// opponent's (a spread whenever one is legal, so both move shapes are exercised).
+struct Board<const N: usize> {
+    pos: Position<N>,
+    plies: Vec<String>,
+}
+
+impl<const N: usize> Board<N> {
+    fn new(half_komi: i8) -> Self {
+        let mut pos = Position::<N>::start();
+        pos.set_half_komi(half_komi);
+        Board {
+            pos,
+            plies: Vec::new(),
+        }
+    }
+
+    /// Applies a move in server notation, checking it is legal.
+    fn apply_server(&mut self, text: &str) {
+        let ptn = move_from_server(text).unwrap_or_else(|e| panic!("{e}"));
+        let mv = ptn
+            .to_move::<N>()
+            .unwrap_or_else(|e| panic!("`{text}`: {e}"));
+        assert!(self.pos.is_legal(mv), "illegal move `{text}` ({ptn})");
+        self.pos.make(mv);
+        self.plies.push(ptn.to_string());
+    }
+
+    /// The opponent's move in server notation: the first legal spread, else a placement.
+    fn choose(&self) -> String {
+        let moves = self.pos.legal_moves();
+        let mv = moves
+            .iter()
+            .copied()
+            .find(|m| !m.is_placement())
+            .or_else(|| moves.iter().copied().find(|m| m.is_placement()))
+            .expect("a legal move");
+        move_to_server(&PtnMove::from_move::<N>(mv)).unwrap()
+    }
+}
+
+/// The client's move line of game `game`, with its server notation.
+fn client_move(peer: &mut Peer, game: u64) -> String {
+    let line = peer.recv();
+    let prefix = format!("Game#{game} ");
+    line.strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("expected a move, got `{line}`"))
+        .to_string()
+}
+
+#[test]
+fn guest_login_seek_syntax_and_pings() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &[
+            "--size",
+            "5",
+            "--tc",
+            "60+1",
+            "--komi",
+            "1.5",
+            "--color",
+            "white",
+            "--unrated",
+            "--extra-time",
+            "10+30",
+            "--opponent",
+            "Alice_1",
+            "--ping-interval",
+            "0.2",
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login Guest", "Welcome Guest7!");
+    peer.expect("Seek 5 60 1 W 3 21 1 1 0 10 30 Alice_1");
+    // Garbage is logged and skipped; the client keeps pinging.
+    peer.send("Frobnicate the server");
+    peer.send("Game#x P A1");
+    peer.send("Seek new 1 x");
+    // For about a second only PINGs arrive, one every 0.2 s.
+    peer.writer
+        .set_read_timeout(Some(Duration::from_millis(300)))
+        .unwrap();
+    let start = Instant::now();
+    let mut line = String::new();
+    while start.elapsed() < Duration::from_millis(1100) {
+        if peer.reader.read_line(&mut line).is_ok_and(|n| n > 0) {
+            assert_eq!(line, "PING\n");
+            peer.pings += 1;
+        }
+        line.clear();
+    }
+    assert!(peer.pings >= 4, "{} pings in 1.1 s", peer.pings);
+    drop(peer);
+    let mut child = child;
+    let _ = child.kill();
+    let (_, stderr) = finish(child);
+    assert!(
+        stderr.contains("unknown server line `Frobnicate the server`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("malformed server line `Game#x P A1`"),
+        "{stderr}"
+    );
+
+    // The default seek has no opponent: the line ends in a space.
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn", "--tournament", "--komi", "2"]);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.expect("Seek 6 900 10 A 4 30 1 0 1 0 0 ");
+    drop(peer);
+    let mut child = child;
+    let _ = child.kill();
+    finish(child);
+}
+
+#[test]
+fn failed_login_is_one_error_and_exit_1() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("login");
+    let pw = dir.join("pw");
+    std::fs::write(&pw, "hunter22\n").unwrap();
+    let log = dir.join("transcript.log");
+    let child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "--log-file",
+            log.to_str().unwrap(),
+            "playtak",
+            "--server",
+            &addr,
+        ])
+        .args(["--user", "cairn", "--password-file", pw.to_str().unwrap()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .env("RUST_LOG", "off")
+        .spawn()
+        .unwrap();
+    let mut peer = Peer::accept(&listener);
+    peer.send("Welcome!");
+    peer.send("Login or Register");
+    peer.recv();
+    peer.send("OK");
+    peer.expect("Protocol 2");
+    peer.send("OK");
+    peer.expect("Login cairn hunter22");
+    peer.send("Authentication failure");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: login as cairn failed"),
+        "{stderr}"
+    );
+    // The transcript keeps the exchange but not the password.
+    let transcript = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        transcript.contains("< Login cairn ********"),
+        "{transcript}"
+    );
+    assert!(
+        transcript.contains("> Authentication failure"),
+        "{transcript}"
+    );
+    assert!(!transcript.contains("hunter22"), "{transcript}");
+
+    // No password at all: refused before connecting.
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--server", &addr, "--user", "cairn"])
+        .env_remove("CAIRN_PLAYTAK_PASSWORD")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("CAIRN_PLAYTAK_PASSWORD"));
+}
+
+/// Plays `our_moves` moves of the client on an `N`×`N` board from the server's side, the
+/// opponent answering with spreads when it can, then ends the game with `ending`; checks every
+/// client move and the PTN written.
+fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], result: &str) {
+    let (listener, addr) = listen();
+    let dir = temp_dir(&format!("game{N}{color:?}"));
+    let size = N.to_string();
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--size",
+            &size,
+            "--tc",
+            "3+0",
+            "--games",
+            "1",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    let seek = peer.recv();
+    assert!(seek.starts_with(&format!("Seek {N} 3 0 A 0 ")), "{seek}");
+    let (white, black, ours) = match color {
+        Color::White => ("cairn", "bob", "white"),
+        Color::Black => ("bob", "cairn", "black"),
+    };
+    peer.send(&format!(
+        "Game Start 12 {white} vs {black} {ours} {N} 3 0 0 {} {} 0 0 0 0 1",
+        Position::<N>::STONES,
+        Position::<N>::CAPSTONES
+    ));
+    let mut board = Board::<N>::new(0);
+    let mut clock = [3000u64, 3000u64];
+    let mut ply = 0;
+    let mut ours_played = 0;
+    while ours_played < our_moves {
+        let mover = if ply % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        if mover == color {
+            let mv = client_move(&mut peer, 12);
+            board.apply_server(&mv);
+            clock[mover as usize] -= 50;
+            peer.send(&format!("Game#12 Timems {} {}", clock[0], clock[1]));
+            peer.send("OK");
+            ours_played += 1;
+        } else {
+            let mv = board.choose();
+            board.apply_server(&mv);
+            peer.send(&format!("Game#12 Timems {} {}", clock[0], clock[1]));
+            peer.send(&format!("Game#12 {mv}"));
+        }
+        ply += 1;
+    }
+    for line in ending {
+        peer.send(line);
+    }
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("game 12 started"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("game 12 over: {result}")),
+        "{stderr}"
+    );
+    let text = ptn_in(&dir);
+    let games = parse_file(&text).unwrap();
+    assert_eq!(games.len(), 1);
+    let game = &games[0];
+    assert_eq!(game.tag("Player1"), Some(white));
+    assert_eq!(game.tag("Player2"), Some(black));
+    assert_eq!(game.tag("Size"), Some(size.as_str()));
+    assert_eq!(game.tag("Clock"), Some("3+0"));
+    assert_eq!(game.tag("Komi"), Some("0"));
+    assert_eq!(game.tag("Result"), Some(result));
+    assert!(game.tag("Date").is_some_and(|d| d.len() == 10));
+    let plies: Vec<String> = game.plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(plies, board.plies);
+    replay_any(game).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn games_in_both_colours_on_every_size() {
+    play_game::<3>(Color::White, 2, &["Game#12 Over 1-0"], "1-0");
+    play_game::<4>(Color::Black, 3, &["Game#12 Abandoned. bob quit"], "0-1");
+    play_game::<5>(Color::White, 4, &["Game#12 Over 0-1"], "0-1");
+    play_game::<6>(Color::Black, 4, &["Game#12 Over 1/2-1/2"], "1/2-1/2");
+    play_game::<7>(Color::White, 3, &["Game#12 Abandoned. bob quit"], "1-0");
+    play_game::<8>(Color::Black, 3, &["Game#12 Over 0-0"], "0-0");
+}
+
+/// Logs in as `cairn` with `args`, starts game 5 on 5×5 (komi in half flats) in `colour`, and
+/// returns the peer after the seek.
+fn start_game(listener: &TcpListener, color: &str, half_komi: u8) -> Peer {
+    let mut peer = Peer::accept(listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    let seek = peer.recv();
+    assert!(seek.starts_with("Seek 5 "), "{seek}");
+    let (white, black) = if color == "white" {
+        ("cairn", "bob")
+    } else {
+        ("bob", "cairn")
+    };
+    peer.send(&format!(
+        "Game Start 5 {white} vs {black} {color} 5 6 0 {half_komi} 21 1 0 0 0 0 1"
+    ));
+    peer
+}
+
+#[test]
+fn clock_low_time_moves_fast() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &["--user", "cairn", "--size", "5", "--move-overhead", "50"],
+    );
+    let mut peer = start_game(&listener, "black", 0);
+    let mut board = Board::<5>::new(0);
+    board.apply_server("P A1");
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("Game#5 P A1");
+    let mv = client_move(&mut peer, 5);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    // White moves; Black has 300 ms left: the answer must come well inside it.
+    let white = board.choose();
+    board.apply_server(&white);
+    peer.send("Game#5 Timems 6000 300");
+    let sent = Instant::now();
+    peer.send(&format!("Game#5 {white}"));
+    let mv = client_move(&mut peer, 5);
+    let took = sent.elapsed();
+    board.apply_server(&mv);
+    assert!(
+        took < Duration::from_millis(250),
+        "{took:?} with 300 ms left"
+    );
+    drop(peer);
+    let mut child = child;
+    let _ = child.kill();
+    finish(child);
+}
+
+#[test]
+fn undo_and_draw_policies() {
+    // Flags on: the undo is granted and the move searched again; a draw offer is accepted
+    // when Cairn is not winning (White giving 4 flats of komi).
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--size",
+            "5",
+            "--games",
+            "1",
+            "--accept-undo",
+            "--accept-draw",
+        ],
+    );
+    let mut peer = start_game(&listener, "white", 8);
+    let mut board = Board::<5>::new(8);
+    let first = client_move(&mut peer, 5);
+    board.apply_server(&first);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#5 RequestUndo");
+    peer.expect("Game#5 RequestUndo");
+    peer.send("OK");
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("Game#5 Undo");
+    let mut board = Board::<5>::new(8);
+    let again = client_move(&mut peer, 5);
+    board.apply_server(&again);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#5 OfferDraw");
+    peer.expect("Game#5 OfferDraw");
+    peer.send("OK");
+    peer.send("Game#5 Over 1/2-1/2");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("accepting the draw offer"), "{stderr}");
+
+    // Flags off (and Black, 4 flats ahead, winning anyway): both ignored, play goes on.
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let mut peer = start_game(&listener, "black", 8);
+    let mut board = Board::<5>::new(8);
+    board.apply_server("P E5");
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("Game#5 P E5");
+    let mv = client_move(&mut peer, 5);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#5 RequestUndo");
+    peer.send("Game#5 OfferDraw");
+    let white = board.choose();
+    board.apply_server(&white);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send(&format!("Game#5 {white}"));
+    // The next line is a move: no undo, no draw.
+    let mv = client_move(&mut peer, 5);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#5 Over R-0");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("undo request not granted"), "{stderr}");
+    assert!(stderr.contains("draw offer declined"), "{stderr}");
+}
+
+#[test]
+fn refused_moves_are_retried_then_resigned() {
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let mut peer = start_game(&listener, "white", 0);
+    let mut board = Board::<5>::new(0);
+    let first = client_move(&mut peer, 5);
+    peer.send("NOK");
+    peer.send("Error:Invalid move");
+    // Searched and sent again from the same position.
+    let again = client_move(&mut peer, 5);
+    board.apply_server(&again);
+    assert!(first.starts_with("P "), "{first}");
+    peer.send("NOK");
+    peer.send("Error:Invalid move");
+    peer.expect("Game#5 Resign");
+    peer.send("Game#5 Over 0-1");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("server error: Invalid move"), "{stderr}");
+    assert!(stderr.contains("game 5 over: 0-1"), "{stderr}");
+}
+
+#[test]
+fn dropped_connection_resumes_the_game() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("resume");
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--size",
+            "5",
+            "--games",
+            "1",
+            "--reconnect-delay",
+            "100",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = start_game(&listener, "white", 0);
+    let mut board = Board::<5>::new(0);
+    let mut server_moves = Vec::new();
+    let mv = client_move(&mut peer, 5);
+    board.apply_server(&mv);
+    server_moves.push(mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    // The connection drops while the opponent thinks.
+    drop(peer);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    // The server resends the game; the opponent's move came in meanwhile.
+    peer.send("Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1");
+    let black = board.choose();
+    board.apply_server(&black);
+    server_moves.push(black);
+    for mv in &server_moves {
+        peer.send(&format!("Game#5 {mv}"));
+    }
+    peer.send("Game#5 Timems 5900 5800");
+    peer.send("Message Your game is resumed");
+    // No seek: the next line is White's second move, legal after the resent ones.
+    let mv = client_move(&mut peer, 5);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 5900 5800");
+    peer.send("OK");
+    peer.send("Game#5 Over 1-0");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("reconnecting"), "{stderr}");
+    assert!(stderr.contains("game 5 resumed"), "{stderr}");
+    let games = parse_file(&ptn_in(&dir)).unwrap();
+    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(plies, board.plies);
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn accepts_only_the_named_players_standard_seeks() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &["--user", "cairn", "--accept", "alice", "--games", "1"],
+    );
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.expect("List");
+    peer.send("Seek new 4 bob 5 60 0 A 0 21 1 0 0 0 0 0 0");
+    peer.send("Seek new 6 alice 5 60 0 A 0 30 1 0 0 0 0 0 0");
+    peer.send("Seek new 7 alice 5 60 0 A 0 21 1 0 0 0 0 carol 0");
+    peer.send("Seek new 8 Alice 4 60 0 B 0 15 0 0 0 0 0 cairn 0");
+    peer.expect("Accept 8");
+    peer.send("NOK");
+    peer.send("Seek new 9 alice 3 60 0 W 0 10 0 0 0 0 0 0 0");
+    peer.expect("Accept 9");
+    peer.send("Game Start 2 alice vs cairn black 3 6 0 0 10 0 0 0 0 0 0");
+    peer.send("Game#2 Timems 6000 6000");
+    peer.send("Game#2 P A1");
+    let mv = client_move(&mut peer, 2);
+    let mut board = Board::<3>::new(0);
+    board.apply_server("P A1");
+    board.apply_server(&mv);
+    peer.send("Game#2 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#2 Over 1-0");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+}
