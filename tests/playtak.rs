@@ -654,3 +654,125 @@ fn accepts_only_the_named_players_standard_seeks() {
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+/// Every move shape in both notations: fixed pairs, then every legal move of many positions on
+/// every size, server text → PTN → packed move and back, with the shapes seen counted so that a
+/// generator that stopped reaching tall stacks would fail the test rather than pass it thinly.
+#[test]
+fn every_move_shape_round_trips_between_server_notation_and_ptn() {
+    // (PTN, server) pairs written out by hand from the two notations' definitions.
+    for (ptn, server) in [
+        ("a1", "P A1"),
+        ("Sb3", "P B3 W"),
+        ("Ch8", "P H8 C"),
+        ("a1>", "M A1 B1 1"),
+        ("a2-", "M A2 A1 1"),
+        ("3c3<", "M C3 B3 3"),
+        ("3c3-12", "M C3 C1 1 2"),
+        ("2e4<11", "M E4 C4 1 1"),
+        ("5d5>32*", "M D5 F5 3 2"),
+        ("8a1+1111112", "M A1 A8 1 1 1 1 1 1 2"),
+        ("8h8<8", "M H8 G8 8"),
+        ("6f1+213", "M F1 F4 2 1 3"),
+    ] {
+        let parsed: PtnMove = ptn.parse().unwrap();
+        assert_eq!(move_to_server(&parsed).as_deref(), Some(server), "{ptn}");
+        let back = move_from_server(server).unwrap();
+        assert_eq!(back.to_move::<8>(), parsed.to_move::<8>(), "{server}");
+    }
+    // What the server never sends is refused, not guessed at.
+    for bad in [
+        "P A9",
+        "P I1",
+        "P A1 F",
+        "P A1 W C",
+        "M A1 A1",
+        "M A1 B2 1",
+        "M A1 A3 1",
+        "M A1 A3 1 2 3",
+        "M A1 A2 0",
+        "M A1 A2 9",
+        "M A1 A2 x",
+        "M A1 A8 2 2 2 2 2 2 2",
+        "Q A1",
+        "",
+    ] {
+        assert!(move_from_server(bad).is_err(), "`{bad}` was accepted");
+    }
+    round_trip_size::<3>();
+    round_trip_size::<4>();
+    round_trip_size::<5>();
+    round_trip_size::<6>();
+    round_trip_size::<7>();
+    round_trip_size::<8>();
+}
+
+/// Every legal move of a tall-stack position and of random games on an `N`×`N` board.
+fn round_trip_size<const N: usize>() {
+    use cairn::notation::Tps;
+    use std::collections::{HashMap, HashSet};
+    // Tall stacks on a corner and near the centre reach every carry and every drop pattern.
+    // White's stacks (top `1`), as White moves next.
+    let tall: String = (0..N + 2)
+        .map(|i| if (N + 1 - i) % 2 == 0 { '1' } else { '2' })
+        .collect();
+    let mut rows = vec![format!("x{N}"); N];
+    rows[N - 1] = format!("{tall},x{}", N - 1);
+    let mid = N / 2;
+    rows[N - 1 - mid] = format!("x{mid},{tall},x{}", N - 1 - mid);
+    let tps = format!("{} 1 3", rows.join("/"));
+    let mut positions = vec![tps
+        .parse::<Tps>()
+        .unwrap()
+        .to_position::<N>()
+        .unwrap_or_else(|e| panic!("{tps}: {e}"))];
+    // Random games that favour spreads, so stacks grow and walls and capstones get crushed.
+    let mut rng = cairn::rng::Rng::new(N as u64);
+    for _ in 0..12 {
+        let mut pos = Position::<N>::start();
+        for _ in 0..(N * N * 3) {
+            if pos.is_over() {
+                break;
+            }
+            let moves = pos.legal_moves();
+            let spreads: Vec<_> = moves.iter().filter(|m| !m.is_placement()).collect();
+            let mv = if !spreads.is_empty() && !rng.chance(3) {
+                *spreads[rng.below(spreads.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            pos.make(mv);
+            positions.push(pos.clone());
+        }
+    }
+    let mut shapes: HashSet<(bool, u32, u32, u32)> = HashSet::new();
+    let mut checked = 0usize;
+    for pos in &positions {
+        let mut seen: HashMap<String, _> = HashMap::new();
+        for &mv in pos.legal_moves().iter() {
+            let ptn = PtnMove::from_move::<N>(mv);
+            let server = move_to_server(&ptn).unwrap_or_else(|| panic!("{ptn} has no server text"));
+            let back = move_from_server(&server).unwrap_or_else(|e| panic!("{ptn} → {server}: {e}"));
+            assert_eq!(back.to_move::<N>(), Ok(mv), "{ptn} → {server} → {back}");
+            assert_eq!(back.to_string(), ptn.to_string(), "{server}");
+            if let Some(other) = seen.insert(server.clone(), mv) {
+                panic!("{server} names both {other:?} and {mv:?}");
+            }
+            let wall_or_cap = mv.role().map_or(0, |r| r as u32);
+            shapes.insert((mv.is_placement(), mv.count(), mv.distance(), wall_or_cap));
+            checked += 1;
+        }
+    }
+    let caps = cairn::board::reserves_for_size(N).unwrap().1;
+    for role in 0..if caps > 0 { 3 } else { 2 } {
+        assert!(shapes.iter().any(|s| s.0 && s.3 == role), "{N}: no placement of role {role}");
+    }
+    for count in 1..=N as u32 {
+        for distance in 1..=count.min(N as u32 - 1) {
+            assert!(
+                shapes.contains(&(false, count, distance, 0)),
+                "{N}×{N}: no spread of {count} over {distance} squares among {checked} moves"
+            );
+        }
+    }
+}
