@@ -3,6 +3,7 @@
 mod cli;
 
 fn main() {
+    cairn::search::tt::return_large_allocations();
     env_logger::Builder::from_env(
         env_logger::Env::default().default_filter_or("warn,cairn::playtak=info"),
     )

@@ -95,25 +95,7 @@ impl Server {
 
     /// Opens a WebSocket connection, with an `Origin` header if given.
     fn open(&self, origin: Option<&str>) -> Result<Client, tungstenite::Error> {
-        use tungstenite::client::IntoClientRequest;
-        let stream = TcpStream::connect(&self.address).expect("cannot reach the server");
-        stream.set_read_timeout(Some(DEADLINE)).unwrap();
-        let mut request = format!("ws://{}/", self.address)
-            .into_client_request()
-            .unwrap();
-        if let Some(origin) = origin {
-            request
-                .headers_mut()
-                .insert("Origin", origin.parse().unwrap());
-        }
-        match tungstenite::client(request, stream) {
-            Ok((ws, _)) => Ok(Client {
-                ws,
-                transcript: Vec::new(),
-            }),
-            Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
-            Err(tungstenite::HandshakeError::Interrupted(_)) => panic!("handshake interrupted"),
-        }
+        open_at(&self.address, origin)
     }
 
     /// The log lines about connection `id` seen so far.
@@ -153,6 +135,27 @@ impl Server {
 
     fn is_running(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
+    }
+}
+
+/// Opens a WebSocket connection to `address`, with an `Origin` header if given.
+fn open_at(address: &str, origin: Option<&str>) -> Result<Client, tungstenite::Error> {
+    use tungstenite::client::IntoClientRequest;
+    let stream = TcpStream::connect(address).expect("cannot reach the server");
+    stream.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut request = format!("ws://{address}/").into_client_request().unwrap();
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("Origin", origin.parse().unwrap());
+    }
+    match tungstenite::client(request, stream) {
+        Ok((ws, _)) => Ok(Client {
+            ws,
+            transcript: Vec::new(),
+        }),
+        Err(tungstenite::HandshakeError::Failure(e)) => Err(e),
+        Err(tungstenite::HandshakeError::Interrupted(_)) => panic!("handshake interrupted"),
     }
 }
 
@@ -841,4 +844,150 @@ fn silent_connections_are_closed_but_not_while_searching() {
     let line = server.closed_line(2);
     assert!(line.contains("idle for 1 s"), "{line}");
     assert!(line.contains("no search was running"), "{line}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stress
+
+/// The server's resident memory, KiB (Linux `/proc`; `None` elsewhere).
+fn resident_kib(server: &Server) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{}/status", server.child.id())).ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// One random non-terminal position of a random size: its size and TPS.
+fn stress_position(rng: &mut common::Rng) -> (usize, String) {
+    fn pick<const N: usize>(rng: &mut common::Rng) -> String {
+        let seed = rng.next_u64();
+        let positions = common::random_positions::<N>(seed, 1, 2 * N * N);
+        let live: Vec<_> = positions.iter().filter(|p| !p.is_over()).collect();
+        tps::to_tps(live[rng.below(live.len())])
+    }
+    let size = 3 + rng.below(6);
+    let tps = match size {
+        3 => pick::<3>(rng),
+        4 => pick::<4>(rng),
+        5 => pick::<5>(rng),
+        6 => pick::<6>(rng),
+        7 => pick::<7>(rng),
+        _ => pick::<8>(rng),
+    };
+    (size, tps)
+}
+
+/// Checks that `best` is legal in the position `tps` of size `size`.
+fn assert_legal_in(size: usize, tps: &str, best: &str) {
+    match size {
+        3 => assert_legal::<3>(tps, &[], best),
+        4 => assert_legal::<4>(tps, &[], best),
+        5 => assert_legal::<5>(tps, &[], best),
+        6 => assert_legal::<6>(tps, &[], best),
+        7 => assert_legal::<7>(tps, &[], best),
+        _ => assert_legal::<8>(tps, &[], best),
+    }
+}
+
+/// One connection's loop until `until`: random positions of every size, searched by depth, by
+/// movetime, or infinitely and stopped, with `Hash` changed between searches; every fifth round
+/// the connection is dropped in the middle of a search (without a close frame) and made anew.
+/// Returns the number of searches answered.
+fn stress_connection(address: &str, seed: u64, until: Instant) -> usize {
+    let mut rng = common::Rng::new(seed);
+    let connect = || open_at(address, None).expect("WebSocket handshake");
+    let mut client = connect();
+    let mut answered = 0;
+    while Instant::now() < until {
+        let (size, tps) = stress_position(&mut rng);
+        client.send(&format!("teinewgame {size}"));
+        client.send(&format!("setoption name Hash value {}", 1 + rng.below(48)));
+        client.send(&format!("position tps {tps}"));
+        let drop_it = rng.chance(5);
+        match rng.below(3) {
+            0 => client.send(&format!("go depth {}", 1 + rng.below(4))),
+            1 => client.send(&format!("go movetime {}", 10 + rng.below(90))),
+            _ => {
+                client.send("go infinite");
+                std::thread::sleep(Duration::from_millis(rng.below(60) as u64));
+                if drop_it {
+                    drop(client);
+                    client = connect();
+                    continue;
+                }
+                client.send("stop");
+            }
+        }
+        let lines = client.until(|l| l.starts_with("bestmove"));
+        for line in &lines[..lines.len() - 1] {
+            assert!(line.starts_with("info "), "{line}");
+        }
+        assert_legal_in(size, &tps, &best_of(lines.last().unwrap()));
+        answered += 1;
+    }
+    client.ws.close(None).unwrap();
+    client.closed_skipping(true);
+    answered
+}
+
+/// Several connections at once, each looping `position` / `go` / `stop` / `setoption Hash`,
+/// some dropped mid-search, for `seconds`: the server stays up, every answer is a legal move
+/// of its connection's position, and the server's memory comes back to where it was after its
+/// first connection.
+fn stress(seconds: u64, connections: u64) {
+    let mut server = Server::start_with(&["--max-connections", "8", "--hash-budget", "256"]);
+    // The baseline: after one connection has searched and gone.
+    let mut first = server.connect();
+    first.send("position startpos moves a1 f6");
+    first.send("go depth 3");
+    first.until(|l| l.starts_with("bestmove"));
+    drop(first);
+    server.closed_line(1);
+    let baseline = resident_kib(&server);
+    let until = Instant::now() + Duration::from_secs(seconds);
+    let answered: usize = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..connections)
+            .map(|i| {
+                let address = server.address.as_str();
+                scope.spawn(move || stress_connection(address, 1000 + i, until))
+            })
+            .collect();
+        workers.into_iter().map(|w| w.join().unwrap()).sum()
+    });
+    assert!(server.is_running(), "the server went down");
+    assert!(
+        answered as u64 >= connections,
+        "only {answered} searches answered"
+    );
+    // Every connection is closed; a new one is served at once.
+    let mut last = server.connect();
+    assert!(last.sync().is_empty());
+    drop(last);
+    std::thread::sleep(Duration::from_millis(500));
+    if let (Some(before), Some(after)) = (baseline, resident_kib(&server)) {
+        eprintln!(
+            "ws stress: {connections} connections, {seconds} s, {answered} searches answered; \
+             resident memory {before} KiB after the first connection, {after} KiB at the end"
+        );
+        assert!(
+            after <= before + 16 * 1024,
+            "memory did not come back: {before} KiB -> {after} KiB"
+        );
+    }
+}
+
+#[test]
+fn stress_short() {
+    stress(4, 3);
+}
+
+/// The stress run of issue 13: `cargo test --release --test ws stress_long -- --ignored
+/// --nocapture` (`CAIRN_WS_STRESS_SECS`, default 300 seconds, 4 connections).
+#[test]
+#[ignore]
+fn stress_long() {
+    let seconds = std::env::var("CAIRN_WS_STRESS_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    stress(seconds, 4);
 }

@@ -92,6 +92,29 @@ fn bound_of(data: u64) -> Option<Bound> {
     }
 }
 
+/// Makes the C allocator serve every request of 1 MiB or more with its own memory mapping, so
+/// that a freed table goes back to the system at once.
+///
+/// glibc's `malloc` maps large blocks itself, but after such a block is freed it raises that
+/// threshold up to 32 MiB, and later tables below it come from the heap, which keeps their
+/// pages after they are freed: a long-running `cairn ws` whose connections come and go with
+/// tables of a few MiB each would hold on to memory it no longer uses. A fixed threshold turns
+/// that adjustment off. Call it once at start-up, before other threads exist (the binary does).
+/// Other C libraries (musl) and systems already return large blocks; there it does nothing.
+pub fn return_large_allocations() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        extern "C" {
+            fn mallopt(param: i32, value: i32) -> i32;
+        }
+        /// glibc's `M_MMAP_THRESHOLD`.
+        const M_MMAP_THRESHOLD: i32 = -3;
+        // SAFETY: `mallopt` is glibc's documented tuning call with plain integer arguments; it
+        // is made before any other thread of ours runs, as glibc asks of it.
+        let _ = unsafe { mallopt(M_MMAP_THRESHOLD, 1 << 20) };
+    }
+}
+
 /// Cache-line aligned buckets in lazily zeroed memory.
 ///
 /// The allocation is requested with 16-byte alignment so that the system allocator can satisfy
