@@ -752,7 +752,8 @@ fn round_trip_size<const N: usize>() {
         for &mv in pos.legal_moves().iter() {
             let ptn = PtnMove::from_move::<N>(mv);
             let server = move_to_server(&ptn).unwrap_or_else(|| panic!("{ptn} has no server text"));
-            let back = move_from_server(&server).unwrap_or_else(|e| panic!("{ptn} → {server}: {e}"));
+            let back =
+                move_from_server(&server).unwrap_or_else(|e| panic!("{ptn} → {server}: {e}"));
             assert_eq!(back.to_move::<N>(), Ok(mv), "{ptn} → {server} → {back}");
             assert_eq!(back.to_string(), ptn.to_string(), "{server}");
             if let Some(other) = seen.insert(server.clone(), mv) {
@@ -765,7 +766,10 @@ fn round_trip_size<const N: usize>() {
     }
     let caps = cairn::board::reserves_for_size(N).unwrap().1;
     for role in 0..if caps > 0 { 3 } else { 2 } {
-        assert!(shapes.iter().any(|s| s.0 && s.3 == role), "{N}: no placement of role {role}");
+        assert!(
+            shapes.iter().any(|s| s.0 && s.3 == role),
+            "{N}: no placement of role {role}"
+        );
     }
     for count in 1..=N as u32 {
         for distance in 1..=count.min(N as u32 - 1) {
