@@ -78,7 +78,20 @@ pub mod feature {
     pub const EXPOSED: usize = 50;
     pub const MOBILITY: usize = 51;
     pub const PARITY: usize = 52;
+    /// Ten features each: flats, walls and capstones on top by square class (see [`CLASSES`]).
+    ///
+    /// [`CLASSES`]: super::CLASSES
+    pub const PSQT_FLAT: usize = 53;
+    pub const PSQT_WALL: usize = 63;
+    pub const PSQT_CAP: usize = 73;
+    /// The side to move is White (+1) or Black (−1).
+    pub const WHITE: usize = 83;
 }
+
+/// Square classes: a square's distances from the nearer file edge and the nearer rank edge,
+/// unordered, as `hi · (hi + 1) / 2 + lo` (0 = corner, 1 = edge next to the corner, 2 = the
+/// second ring's corner, …, 9 = the centre of 8×8). Sizes below 8 use the first few.
+pub const CLASSES: usize = 10;
 
 /// Receives the features of a position, one by one.
 pub trait Sink {
@@ -203,10 +216,27 @@ const fn rings(n: usize) -> [u64; 4] {
     out
 }
 
+/// The squares of each square class, per size.
+const fn classes(n: usize) -> [u64; CLASSES] {
+    let mut out = [0u64; CLASSES];
+    let mut sq = 0;
+    while sq < n * n {
+        let (f, r) = (sq % n, sq / n);
+        let a = if f < n - 1 - f { f } else { n - 1 - f };
+        let b = if r < n - 1 - r { r } else { n - 1 - r };
+        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
+        out[hi * (hi + 1) / 2 + lo] |= 1 << sq;
+        sq += 1;
+    }
+    out
+}
+
 struct Tables<const N: usize>;
 impl<const N: usize> Tables<N> {
     /// The squares of each ring (0 = edge, 3 = third ring or deeper).
     const RINGS: [u64; 4] = rings(N);
+    /// The squares of each class (see [`CLASSES`]).
+    const CLASSES: [u64; CLASSES] = classes(N);
     /// Each rank and each file as a mask.
     const LINES: [u64; 16] = {
         let mut lines = [0u64; 16];
@@ -296,6 +326,7 @@ pub fn extract<const N: usize, S: Sink>(pos: &Position<N>, sink: &mut S) {
     };
     let lead = 2 * (flat_count(&sides[0]) - flat_count(&sides[1])) + komi;
     sink.add(FLAT, lead);
+    sink.add(WHITE, if me == Color::White { 1 } else { -1 });
     let left = |c: Color| (pos.stones_left(c) + pos.caps_left(c)) as i32;
     sink.add(RESERVES, left(me) - left(!me));
     if left(me).min(left(!me)) <= 3 || empty.count_ones() <= 3 {
@@ -357,6 +388,12 @@ fn side_features<const N: usize, S: Sink>(
         );
     }
     add(CAP_CENTER, (my_caps & !Tables::<N>::RINGS[0]).count_ones());
+    let my_flats = own.mine & !walls & !caps;
+    for (class, &squares) in Tables::<N>::CLASSES.iter().enumerate() {
+        add(PSQT_FLAT + class, (my_flats & squares).count_ones());
+        add(PSQT_WALL + class, (my_walls & squares).count_ones());
+        add(PSQT_CAP + class, (my_caps & squares).count_ones());
+    }
 
     // Stacks.
     let mut totals = [0u32; 9];

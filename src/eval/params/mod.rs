@@ -13,7 +13,7 @@ mod s7;
 mod s8;
 
 /// The number of features.
-pub const NF: usize = 53;
+pub const NF: usize = 84;
 
 /// The weights of one board size: `[opening, end]` per feature.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,6 +74,37 @@ pub const NAMES: [&str; NF] = [
     "exposed",
     "mobility",
     "parity",
+    "psqt_flat_0",
+    "psqt_flat_1",
+    "psqt_flat_2",
+    "psqt_flat_3",
+    "psqt_flat_4",
+    "psqt_flat_5",
+    "psqt_flat_6",
+    "psqt_flat_7",
+    "psqt_flat_8",
+    "psqt_flat_9",
+    "psqt_wall_0",
+    "psqt_wall_1",
+    "psqt_wall_2",
+    "psqt_wall_3",
+    "psqt_wall_4",
+    "psqt_wall_5",
+    "psqt_wall_6",
+    "psqt_wall_7",
+    "psqt_wall_8",
+    "psqt_wall_9",
+    "psqt_cap_0",
+    "psqt_cap_1",
+    "psqt_cap_2",
+    "psqt_cap_3",
+    "psqt_cap_4",
+    "psqt_cap_5",
+    "psqt_cap_6",
+    "psqt_cap_7",
+    "psqt_cap_8",
+    "psqt_cap_9",
+    "white",
 ];
 
 /// Weights for sizes 3..=8, indexed by size (0..=2 repeat 3x3).

@@ -75,4 +75,35 @@ pub const WEIGHTS: Weights = Weights([
     [-45, 0],     // exposed
     [144, 32],    // mobility
     [28, -55],    // parity
+    [0, 0],       // psqt_flat_0
+    [0, 0],       // psqt_flat_1
+    [0, 0],       // psqt_flat_2
+    [0, 0],       // psqt_flat_3
+    [0, 0],       // psqt_flat_4
+    [0, 0],       // psqt_flat_5
+    [0, 0],       // psqt_flat_6
+    [0, 0],       // psqt_flat_7
+    [0, 0],       // psqt_flat_8
+    [0, 0],       // psqt_flat_9
+    [0, 0],       // psqt_wall_0
+    [0, 0],       // psqt_wall_1
+    [0, 0],       // psqt_wall_2
+    [0, 0],       // psqt_wall_3
+    [0, 0],       // psqt_wall_4
+    [0, 0],       // psqt_wall_5
+    [0, 0],       // psqt_wall_6
+    [0, 0],       // psqt_wall_7
+    [0, 0],       // psqt_wall_8
+    [0, 0],       // psqt_wall_9
+    [0, 0],       // psqt_cap_0
+    [0, 0],       // psqt_cap_1
+    [0, 0],       // psqt_cap_2
+    [0, 0],       // psqt_cap_3
+    [0, 0],       // psqt_cap_4
+    [0, 0],       // psqt_cap_5
+    [0, 0],       // psqt_cap_6
+    [0, 0],       // psqt_cap_7
+    [0, 0],       // psqt_cap_8
+    [0, 0],       // psqt_cap_9
+    [0, 0],       // white
 ]);

@@ -7,72 +7,103 @@
 //! games not recorded;
 //! 117984 positions (106187 training, 11797 validation), 9.0% of them from drawn games.
 //! Started from the 6x6 weights; K = 0.002600; 8 rounds of 100 Adam steps (rate 1, l2 0, frozen: none); training loss per round:
-//! - round 1: 0.067954 -> 0.062887 (validation 0.067873)
-//! - round 2: 0.062887 -> 0.062710 (validation 0.067447)
-//! - round 3: 0.062710 -> 0.062642 (validation 0.067261)
-//! - round 4: 0.062642 -> 0.062604 (validation 0.067181)
-//! - round 5: 0.062604 -> 0.062578 (validation 0.067148)
-//! - round 6: 0.062578 -> 0.062561 (validation 0.067135)
-//! - round 7: 0.062561 -> 0.062550 (validation 0.067133)
-//! - round 8: 0.062550 -> 0.062543 (validation 0.067136)
+//! - round 1: 0.062552 -> 0.059000 (validation 0.063558)
+//! - round 2: 0.059000 -> 0.058875 (validation 0.063494)
+//! - round 3: 0.058875 -> 0.058858 (validation 0.063502)
+//! - round 4: 0.058858 -> 0.058850 (validation 0.063493)
+//! - round 5: 0.058850 -> 0.058847 (validation 0.063485)
+//! - round 6: 0.058847 -> 0.058846 (validation 0.063480)
+//! - round 7: 0.058846 -> 0.058846 (validation 0.063477)
+//! - round 8: 0.058846 -> 0.058845 (validation 0.063476)
 //!
-//! Kept round 7: loss 0.067954 -> 0.062552 (rounded weights), validation 0.082795 -> 0.067162.
+//! Kept round 8: loss 0.062552 -> 0.058847 (rounded weights), validation 0.067162 -> 0.063474.
 
 use super::Weights;
 
 /// The 6x6 weights.
 pub const WEIGHTS: Weights = Weights([
-    [84, 152],    // flat
-    [80, -9],     // wall
-    [-39, 117],   // cap
-    [-330, 137],  // support_flat
-    [255, 236],   // support_wall
-    [-159, 276],  // support_cap
-    [-81, -112],  // captive_flat
-    [210, -77],   // captive_wall
-    [128, -74],   // captive_cap
-    [165, 7],     // center_0
-    [225, 3],     // center_1
-    [237, 5],     // center_2
+    [78, 154],    // flat
+    [229, -82],   // wall
+    [-47, 81],    // cap
+    [-292, 130],  // support_flat
+    [261, 233],   // support_wall
+    [-72, 269],   // support_cap
+    [-101, -114], // captive_flat
+    [224, -86],   // captive_wall
+    [190, -86],   // captive_cap
+    [147, -4],    // center_0
+    [200, -9],    // center_1
+    [337, 16],    // center_2
     [12, 12],     // center_3
     [0, 0],       // span_0
-    [-57, 74],    // span_1
-    [-84, 53],    // span_2
-    [-62, 42],    // span_3
-    [0, 9],       // span_4
-    [66, 36],     // span_5
+    [-55, 76],    // span_1
+    [-69, 76],    // span_2
+    [-43, 77],    // span_3
+    [21, 48],     // span_4
+    [89, 67],     // span_5
     [0, 0],       // span_6
     [0, 0],       // span_7
     [0, 0],       // span_8
-    [-55, 59],    // line_0
-    [-94, 78],    // line_1
-    [-164, 102],  // line_2
-    [-137, 101],  // line_3
-    [-125, 118],  // line_4
-    [-176, 192],  // line_5
+    [-115, 81],   // line_0
+    [-129, 103],  // line_1
+    [-163, 116],  // line_2
+    [-120, 119],  // line_3
+    [-76, 136],   // line_4
+    [-101, 216],  // line_5
     [0, 0],       // line_6
     [0, 0],       // line_7
     [0, 0],       // line_8
-    [223, 348],   // tempo
-    [318, 187],   // hard_cap
-    [97, 107],    // support_deep
-    [-131, -63],  // captive_deep
-    [-6, -53],    // groups
-    [-5, 2],      // span_minor
+    [270, 338],   // tempo
+    [352, 181],   // hard_cap
+    [119, 115],   // support_deep
+    [-155, -71],  // captive_deep
+    [3, -29],     // groups
+    [-1, 15],     // span_minor
     [50, 50],     // crit_mover
-    [-28, -116],  // crit_waiter
-    [31, 23],     // crit_capturable
-    [292, -6],    // crit_own_wall
-    [-13, 78],    // crit_blocked
-    [11, 64],     // cap_reach
-    [16, 30],     // cap_mobility
-    [46, 33],     // wall_block
-    [-87, 54],    // wall_near
-    [1, -10],     // influence
-    [-230, -151], // reserves
-    [6, 22],      // race
-    [191, -24],   // cap_center
-    [-42, 0],     // exposed
-    [129, 21],    // mobility
-    [23, -61],    // parity
+    [-66, -115],  // crit_waiter
+    [33, 44],     // crit_capturable
+    [205, 11],    // crit_own_wall
+    [-59, 90],    // crit_blocked
+    [25, 36],     // cap_reach
+    [11, 10],     // cap_mobility
+    [-20, 42],    // wall_block
+    [-102, 62],   // wall_near
+    [-2, -19],    // influence
+    [-258, -135], // reserves
+    [-6, 21],     // race
+    [163, 14],    // cap_center
+    [-34, -6],    // exposed
+    [130, 21],    // mobility
+    [43, -64],    // parity
+    [-63, -4],    // psqt_flat_0
+    [17, -2],     // psqt_flat_1
+    [9, -5],      // psqt_flat_2
+    [54, 12],     // psqt_flat_3
+    [74, 22],     // psqt_flat_4
+    [-99, -40],   // psqt_flat_5
+    [0, 0],       // psqt_flat_6
+    [0, 0],       // psqt_flat_7
+    [0, 0],       // psqt_flat_8
+    [0, 0],       // psqt_flat_9
+    [-26, -63],   // psqt_wall_0
+    [-116, 58],   // psqt_wall_1
+    [51, 40],     // psqt_wall_2
+    [84, 38],     // psqt_wall_3
+    [-33, 63],    // psqt_wall_4
+    [-5, -10],    // psqt_wall_5
+    [0, 0],       // psqt_wall_6
+    [0, 0],       // psqt_wall_7
+    [0, 0],       // psqt_wall_8
+    [0, 0],       // psqt_wall_9
+    [-197, 44],   // psqt_cap_0
+    [101, 15],    // psqt_cap_1
+    [-187, -72],  // psqt_cap_2
+    [9, -35],     // psqt_cap_3
+    [-13, -2],    // psqt_cap_4
+    [102, 38],    // psqt_cap_5
+    [0, 0],       // psqt_cap_6
+    [0, 0],       // psqt_cap_7
+    [0, 0],       // psqt_cap_8
+    [0, 0],       // psqt_cap_9
+    [-27, 17],    // white
 ]);
