@@ -24,7 +24,8 @@
 use crate::board::{Color, GameResult, Move, Position};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
-use crate::search::{self, Limits, Score, SearchConfig, SearchInfo, TranspositionTable, WinKind};
+use crate::score::Score;
+use crate::search::{self, Limits, SearchConfig, SearchInfo, TranspositionTable};
 use crate::tinue::{self, TinueLimits, TinueOutcome};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -299,18 +300,6 @@ fn config(args: &AnalyzeArgs, multipv: usize) -> SearchConfig {
     }
 }
 
-/// A score as text, from the point of view it was given in: `+0.45`, `+R3`, `-F5`.
-pub fn score_text(score: Score) -> String {
-    match score.proven() {
-        Some((win, plies, kind)) => format!(
-            "{}{}{plies}",
-            if win { '+' } else { '-' },
-            if kind == WinKind::Road { 'R' } else { 'F' }
-        ),
-        None => format!("{:+.2}", score.0 as f64 / 100.0),
-    }
-}
-
 /// A score from the side to move's view, turned to White's.
 fn for_white<const N: usize>(pos: &Position<N>, score: Score) -> Score {
     if pos.side_to_move() == Color::White {
@@ -333,19 +322,15 @@ fn score_words<const N: usize>(pos: &Position<N>, score: Score) -> String {
     match score.proven() {
         Some((win, plies, kind)) => {
             let winner = if win { me } else { !me };
-            let how = if kind == WinKind::Road {
-                "road"
-            } else {
-                "flats"
-            };
+            let how = kind.name();
             let unit = if plies == 1 { "ply" } else { "plies" };
             format!("{} wins on {how} in {plies} {unit}", color_name(winner))
         }
         None => format!(
             "{} for {} to move ({} for White)",
-            score_text(score),
+            Score::short(score),
             color_name(me),
-            score_text(for_white(pos, score))
+            Score::short(for_white(pos, score))
         ),
     }
 }
@@ -375,21 +360,6 @@ fn json_str(s: &str) -> String {
     }
     out.push('"');
     out
-}
-
-/// A score as a JSON object: `{"cp":45}` or `{"win":true,"plies":3,"kind":"road"}`.
-fn json_score(score: Score) -> String {
-    match score.proven() {
-        Some((win, plies, kind)) => format!(
-            "{{\"win\":{win},\"plies\":{plies},\"kind\":\"{}\"}}",
-            if kind == WinKind::Road {
-                "road"
-            } else {
-                "flats"
-            }
-        ),
-        None => format!("{{\"cp\":{}}}", score.0),
-    }
 }
 
 fn json_list(items: &[String]) -> String {
@@ -454,7 +424,7 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
         eprintln!(
             "depth {:>2}{line} score {:>6} nodes {:>10} nps {:>8} time {:>6} ms pv {}",
             info.depth,
-            score_text(info.score),
+            Score::short(info.score),
             info.nodes,
             info.nps,
             info.time_ms,
@@ -484,8 +454,8 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
                     "{{\"multipv\":{},\"depth\":{},\"score\":{},\"score_white\":{},\"pv\":{}}}",
                     l.multipv,
                     l.depth,
-                    json_score(l.score),
-                    json_score(for_white(pos, l.score)),
+                    Score::json(l.score),
+                    Score::json(for_white(pos, l.score)),
                     json_list(&l.pv)
                 )
             })
@@ -497,12 +467,12 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
             json_str(&tps_text),
             json_str(&color_name(pos.side_to_move()).to_lowercase()),
             pos.half_komi() as f64 / 2.0,
-            json_score(static_eval),
+            Score::json(static_eval),
             done.result.depth,
             done.result.nodes,
             (done.secs * 1000.0) as u64,
-            json_score(done.result.score),
-            json_score(for_white(pos, done.result.score)),
+            Score::json(done.result.score),
+            Score::json(for_white(pos, done.result.score)),
             json_str(&best),
             lines.join(",")
         );
@@ -520,7 +490,7 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Resu
         } else {
             "PV       ".to_string()
         };
-        println!("{label} {} {}", score_text(line.score), line.pv.join(" "));
+        println!("{label} {} {}", Score::short(line.score), line.pv.join(" "));
     }
     Ok(())
 }
@@ -593,25 +563,6 @@ fn loss_scale(score: Score) -> i32 {
     }
 }
 
-/// The value of a finished game for the player who just moved.
-fn ended_value(result: GameResult, mover: Color, plies: u32) -> Score {
-    match result {
-        GameResult::Draw => Score::DRAW,
-        GameResult::Road(c) | GameResult::Flats(c) => {
-            let kind = if matches!(result, GameResult::Road(_)) {
-                WinKind::Road
-            } else {
-                WinKind::Flats
-            };
-            if c == mover {
-                Score::win_in(plies, kind)
-            } else {
-                Score::loss_in(plies, kind)
-            }
-        }
-    }
-}
-
 /// `--game FILE`: searches every position of the game once, then writes the annotated game.
 fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> Result<(), String> {
     let name = path.display();
@@ -654,7 +605,7 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
         let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
         pos.make(mv);
         let (played, depth) = match (pos.result(), searches[i + 1]) {
-            (Some(result), _) => (ended_value(result, mover, 1), 0),
+            (Some(result), _) => (Score::of_result(result, mover, 1), 0),
             (None, Some((after, depth, _))) => (-after, depth),
             (None, None) => unreachable!("a search exists wherever the game goes on"),
         };
@@ -699,10 +650,10 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
                 "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"best\":{},\"best_eval\":{},\"loss_cp\":{},\"flag\":{}}}",
                 i + 1,
                 json_str(&ply.mv.to_string()),
-                json_score(note.played),
+                Score::json(note.played),
                 note.depth,
                 best.map_or("null".to_string(), |(m, _)| json_str(m)),
-                best.map_or("null".to_string(), |&(_, s)| json_score(s)),
+                best.map_or("null".to_string(), |&(_, s)| Score::json(s)),
                 note.loss,
                 json_str(flag(note.loss))
             );
@@ -711,11 +662,11 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     }
     let mut annotated = game.clone();
     for (note, ply) in notes.iter().zip(annotated.plies.iter_mut()) {
-        let mut comment = format!("{}/{}", score_text(note.played), note.depth);
+        let mut comment = format!("{}/{}", Score::short(note.played), note.depth);
         let mark = flag(note.loss);
         if !mark.is_empty() {
             if let Some((best, score)) = &note.best {
-                let _ = write!(comment, " best {best} {}", score_text(*score));
+                let _ = write!(comment, " best {best} {}", Score::short(*score));
             }
             // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`) stay.
             ply.annotations.retain(|c| c == '\'');

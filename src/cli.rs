@@ -78,7 +78,7 @@ enum Command {
     /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
     Openings(cairn::openings::OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
-    Tactics(cairn::tinue::tactics::TacticsArgs),
+    Tactics(cairn::tactics::TacticsArgs),
     /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
     Fuzz(cairn::fuzz::FuzzArgs),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
@@ -162,7 +162,7 @@ pub fn run() -> i32 {
         Some(Command::Analyze(args)) => cairn::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        Some(Command::Tactics(args)) => return cairn::tinue::tactics::run(args),
+        Some(Command::Tactics(args)) => return cairn::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Openings(args)) => return cairn::openings::run(&args),
         Some(Command::Tune(args)) => return cairn::tune::run(args),

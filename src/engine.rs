@@ -8,9 +8,9 @@
 
 use crate::board::{GameResult, Move, Position};
 use crate::notation::{parse_move, tps};
+use crate::score::{Score, WinKind};
 use crate::search::{
-    self, params::MOVE_OVERHEAD_MS, Limits, Score, SearchConfig, SearchInfo, TranspositionTable,
-    WinKind,
+    self, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TranspositionTable,
 };
 use crate::tinue::{self, TinueLimits, TinueResult};
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};

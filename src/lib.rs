@@ -8,13 +8,15 @@
 //! - [`notation`]: TPS, PTN moves and PTN game files.
 //!
 //! The engine on top of it:
+//! - [`score`]: evaluations in centiflats and proven results by distance, with every way a
+//!   score is written (below both the evaluation and the search);
 //! - [`eval`]: the evaluation, linear in per-size weights; [`search`]: the parallel alpha-beta
 //!   search; [`tinue`]: the forced-road prover;
 //! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
 //!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
-//! [`openings`], [`tune`], [`tinue::tactics`] and [`fuzz`].
+//! [`openings`], [`tune`], [`tactics`] and [`fuzz`].
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.
@@ -43,7 +45,9 @@ pub mod notation;
 pub mod openings;
 pub mod playtak;
 pub mod rng;
+pub mod score;
 pub mod search;
+pub mod tactics;
 pub mod tei;
 pub mod tinue;
 pub mod tune;

@@ -3,7 +3,8 @@
 mod common;
 
 use cairn::board::{GameResult, Position};
-use cairn::search::{search_to_depth, TranspositionTable, WinKind};
+use cairn::score::WinKind;
+use cairn::search::{search_to_depth, TranspositionTable};
 use common::random_positions;
 
 fn best<const N: usize>(pos: &Position<N>, depth: u32) -> cairn::search::SearchResult {

@@ -4,8 +4,8 @@
 use cairn::board::{GameResult, Position};
 use cairn::notation::{parse_move, tps};
 use cairn::rng::Rng;
+use cairn::tactics::{generate, generate_deeper, parse_file, Generated, Quota, Tactic};
 use cairn::tinue::brute::{forced_road, shortest_forced_road};
-use cairn::tinue::tactics::{generate, generate_deeper, parse_file, Generated, Quota, Tactic};
 use cairn::tinue::{solve, solve_tps, ReportOutcome, TinueLimits, TinueOutcome};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;

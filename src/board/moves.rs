@@ -52,6 +52,26 @@ impl Move {
         ))
     }
 
+    /// How many low bits the packing uses: [`Move::bits`] is always below `1 << BITS`, so
+    /// tables can pack a move beside other fields.
+    pub const BITS: u32 = 18;
+
+    /// The size of the key space of [`Move::key`].
+    pub const KEYS: usize = 256 + (1 << 16);
+
+    /// A dense index below [`Move::KEYS`] for tables keyed by move (move-ordering history):
+    /// placements take `0..256` (`kind × 64 + square`), spreads
+    /// `256 + (square << 10 | drop mask << 2 | direction)`.
+    #[inline(always)]
+    pub const fn key(self) -> usize {
+        let bits = self.bits() as usize;
+        if self.is_placement() {
+            bits & 0xff
+        } else {
+            256 + ((bits & 0x3f) << 10 | (bits >> DIR_SHIFT) & 0x3ff)
+        }
+    }
+
     /// The packed bits.
     #[inline(always)]
     pub const fn bits(self) -> u32 {
@@ -61,7 +81,7 @@ impl Move {
     /// A move from packed bits, or `None` if the bits are zero or not a valid layout.
     pub const fn from_bits(bits: u32) -> Option<Move> {
         let kind = (bits >> KIND_SHIFT) & 3;
-        let valid = if bits >> 18 != 0 {
+        let valid = if bits >> Self::BITS != 0 {
             false
         } else if kind == 0 {
             (bits >> MASK_SHIFT) & 0xff != 0

@@ -35,7 +35,7 @@
 pub mod params;
 
 use crate::board::{Bitboard, Color, Geo, Position, Square};
-use crate::search::Score;
+use crate::score::Score;
 use params::{Weights, NF};
 
 /// Feature indices (see [`params::NAMES`] for their names).

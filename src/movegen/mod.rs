@@ -1,4 +1,4 @@
-//! Legal move generation, bulk move counting, legality checks and road-in-one detection.
+//! Legal move generation, bulk move counting, legality checks and threats (road in one).
 //!
 //! Generation appends to a caller-owned [`MoveList`], so a search or perft that keeps one list
 //! per ply never allocates. Placements come first, then spreads. Spreads use the precomputed drop
@@ -12,8 +12,8 @@
 //! step, flattening it.
 
 mod perft;
-mod road;
 pub mod spread;
+mod threats;
 
 pub use perft::{perft, perft_divide, perft_parallel};
 

@@ -30,7 +30,8 @@ pub use enumerate::{canonical_key, enumerate, symmetry_keys, Enumeration};
 
 use crate::board::Position;
 use crate::eval::evaluate;
-use crate::search::{search_to_depth, Score, TranspositionTable};
+use crate::score::Score;
+use crate::search::{search_to_depth, TranspositionTable};
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;

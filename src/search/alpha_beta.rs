@@ -5,16 +5,16 @@
 //! bounds; the leaf evaluation at depth 0; the table probe; reverse futility and null-move
 //! pruning when the opponent has no road threat; then the ordered move loop with futility and
 //! late-move pruning, late-move reductions and PVS re-searches. Proven scores never come from a
-//! pruned or null-move search (see `search::score`).
+//! pruned or null-move search (see [`crate::score`]).
 
 use super::history::History;
 use super::ordering::{MovePicker, OrderContext};
 use super::params::*;
-use super::score::{Score, WinKind};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
 use crate::board::{Bitboard, Color, Move, Position, Role};
 use crate::eval::evaluate;
+use crate::score::{Score, WinKind};
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 

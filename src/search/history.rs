@@ -1,13 +1,12 @@
 //! Quiet-move history and killer moves, per search thread.
 //!
-//! History is indexed by the side to move and a 16-bit move key: placements use
-//! `square × 4 + kind` (256 slots), spreads `256 + (square << 10 | direction << 8 | drop mask)`.
+//! History is indexed by the side to move and the move's dense key ([`Move::key`]).
 //! Updates use the "gravity" formula, so scores saturate smoothly at ±`HISTORY_MAX`.
 
 use super::params::{HISTORY_MAX, MAX_PLY};
 use crate::board::{Color, Move};
 
-const SLOTS: usize = 256 + (1 << 16);
+const SLOTS: usize = Move::KEYS;
 
 /// Per-thread move-ordering memory.
 pub struct History {
@@ -26,13 +25,7 @@ impl Default for History {
 
 #[inline(always)]
 fn slot(color: Color, mv: Move) -> usize {
-    let bits = mv.bits() as usize;
-    let key = if mv.is_placement() {
-        bits & 0xff
-    } else {
-        256 + ((bits & 0x3f) << 10 | (bits >> 8) & 0x3ff)
-    };
-    color.index() * SLOTS + key
+    color.index() * SLOTS + mv.key()
 }
 
 impl History {

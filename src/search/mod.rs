@@ -13,15 +13,14 @@ mod alpha_beta;
 pub mod history;
 pub mod ordering;
 pub mod params;
-pub mod score;
 pub mod time;
 pub mod tt;
 
-pub use score::{Score, WinKind};
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 
 use crate::board::{Move, Position};
+use crate::score::Score;
 use alpha_beta::{Shared, Worker};
 use params::*;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};

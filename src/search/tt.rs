@@ -24,8 +24,8 @@
 //! Otherwise it evicts the entry of least worth, `depth - 8 × age`, where `age` is how many
 //! searches ago it was written. [`TranspositionTable::new_search`] advances the age.
 
-use super::score::Score;
 use crate::board::Move;
+use crate::score::Score;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
 /// How a stored score bounds the true value.
@@ -66,13 +66,22 @@ const AGE_BITS: u32 = 5;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 const MAX_DEPTH: u8 = 127;
 
+/// The entry's layout, low bits first: the move ([`Move::BITS`]), the score and the static
+/// evaluation (16 each), the depth (7), the bound (2) and the age.
+const SCORE_SHIFT: u32 = Move::BITS;
+const EVAL_SHIFT: u32 = SCORE_SHIFT + 16;
+
 fn pack(mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound, age: u8) -> u64 {
     mv.map_or(0, |m| m.bits() as u64)
-        | (score as u16 as u64) << 18
-        | (eval as u16 as u64) << 34
+        | (score as u16 as u64) << SCORE_SHIFT
+        | (eval as u16 as u64) << EVAL_SHIFT
         | (depth.min(MAX_DEPTH) as u64) << 50
         | (bound as u64) << 57
         | ((age & AGE_MASK) as u64) << 59
+}
+
+fn move_of(data: u64) -> Option<Move> {
+    Move::from_bits(data as u32 & ((1 << Move::BITS) - 1))
 }
 
 fn depth_of(data: u64) -> u8 {
@@ -238,9 +247,9 @@ impl TranspositionTable {
             }
             let bound = bound_of(data)?;
             return Some(TtHit {
-                mv: Move::from_bits(data as u32 & 0x3ffff),
-                score: Score::from_tt((data >> 18) as u16 as i16, ply),
-                eval: (data >> 34) as u16 as i16,
+                mv: move_of(data),
+                score: Score::from_tt((data >> SCORE_SHIFT) as u16 as i16, ply),
+                eval: (data >> EVAL_SHIFT) as u16 as i16,
                 depth: depth_of(data),
                 bound,
             });
@@ -272,7 +281,7 @@ impl TranspositionTable {
                     return;
                 }
                 // Keep the old move if the new result has none.
-                let mv = mv.or_else(|| Move::from_bits(data as u32 & 0x3ffff));
+                let mv = mv.or_else(|| move_of(data));
                 Self::write(
                     entry,
                     hash,
@@ -323,7 +332,7 @@ impl TranspositionTable {
 mod tests {
     use super::*;
     use crate::board::{Role, Square};
-    use crate::search::score::WinKind;
+    use crate::score::WinKind;
 
     #[test]
     fn store_then_probe() {

@@ -12,9 +12,6 @@ use crate::search::SearchInfo;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
-/// Centipawn-style value printed for a proven win in a plain TEI session (minus the distance).
-pub const PROVEN_CP: i64 = 10_000;
-
 /// How `info` lines are written for one search.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct InfoStyle {
@@ -38,15 +35,9 @@ pub fn format_info(info: &SearchInfo, style: InfoStyle) -> String {
         " time {} nodes {} nps {} hashfull {} score ",
         info.time_ms, info.nodes, info.nps, info.hashfull
     );
-    line += &match info.score.proven() {
-        Some((win, plies, _)) if style.v1 => {
-            format!("solved {} {plies}", if win { "win" } else { "loss" })
-        }
-        Some((win, plies, _)) => {
-            let cp = PROVEN_CP - plies as i64;
-            format!("cp {}", if win { cp } else { -cp })
-        }
-        None => format!("cp {}", info.score.0),
+    line += &match info.score.solved() {
+        Some(solved) if style.v1 => solved,
+        _ => format!("cp {}", info.score.cp()),
     };
     if !info.pv.is_empty() {
         line += " pv";
@@ -181,7 +172,7 @@ impl Responder {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::search::{Score, WinKind};
+    use crate::score::{Score, WinKind};
 
     /// A writer into shared memory, to read back what was written (also used by the loop's
     /// tests).

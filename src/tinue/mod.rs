@@ -37,7 +37,6 @@
 pub mod brute;
 mod prover;
 mod table;
-pub mod tactics;
 
 use crate::board::{Move, Position};
 use crate::notation::tps;

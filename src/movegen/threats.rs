@@ -1,4 +1,5 @@
-//! Road in one: can the side to move complete a road with a single move?
+//! Threats: which moves complete a road now (road in one, for either side), which placements
+//! would threaten one, and where a defence against the opponent's threats must go.
 //!
 //! The search asks this at every node, so it avoids generating moves:
 //! 1. **Placements.** Flood the mover's road pieces from each edge. An empty square completes a

@@ -4,15 +4,16 @@
 //! A tactics file has one position per line, `TPS<TAB>plies`, with `#` comment lines. A
 //! positive `plies` means the side to move forces a road in exactly that many plies (and not
 //! fewer); a negative one, `-d`, means it does not force a road within `d` plies. Both are
-//! decided by [`super::brute`] over all legal moves, with half-komi 0.
+//! decided by [`crate::tinue::brute`] over all legal moves, with half-komi 0.
 
-use super::brute::{forced_road, shortest_forced_road};
-use super::{solve, TinueLimits};
 use crate::board::{Color, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
 use crate::rng::Rng;
-use crate::search::{self, Limits, SearchConfig, TranspositionTable, WinKind};
+use crate::score::WinKind;
+use crate::search::{self, Limits, SearchConfig, TranspositionTable};
+use crate::tinue::brute::{forced_road, shortest_forced_road};
+use crate::tinue::{solve, TinueLimits};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -6,6 +6,11 @@
 //! flat win, so a shorter win always scores higher, a road beats a flat win at the same distance,
 //! and the kind of win can be read back from the parity. Losses are the negations. In the
 //! transposition table the distance is stored relative to the node (see [`Score::to_tt`]).
+//!
+//! Every way a score is written lives here too: [`Display`](fmt::Display) for people
+//! (`+0.45`, `win in 3 (road)`), [`Score::short`] for PTN comments and tables (`+0.45`, `+R3`),
+//! [`Score::json`] for machine-readable output, and [`Score::cp`] and [`Score::solved`] for the
+//! protocol's `score cp` and `score solved`.
 
 use crate::board::{Color, GameResult};
 use std::fmt;
@@ -102,6 +107,79 @@ impl Score {
     }
 }
 
+/// What `score cp` reports for a proven result `p` plies away: `±(PROVEN_CP - p)`, beyond any
+/// evaluation, and larger for a shorter win.
+pub const PROVEN_CP: i64 = 10_000;
+
+impl Score {
+    /// The score in flats (evaluations only; a proven score gives its raw encoding).
+    pub fn flats(self) -> f64 {
+        self.0 as f64 / 100.0
+    }
+
+    /// The short form: `+0.45` for an evaluation, `+R3` / `-F5` for a road or flat win or loss
+    /// in so many plies.
+    pub fn short(self) -> String {
+        match self.proven() {
+            Some((win, plies, kind)) => {
+                format!("{}{}{plies}", if win { '+' } else { '-' }, kind.letter())
+            }
+            None => format!("{:+.2}", self.flats()),
+        }
+    }
+
+    /// As a JSON object: `{"cp":45}` or `{"win":true,"plies":3,"kind":"road"}`.
+    pub fn json(self) -> String {
+        match self.proven() {
+            Some((win, plies, kind)) => format!(
+                "{{\"win\":{win},\"plies\":{plies},\"kind\":\"{}\"}}",
+                kind.name()
+            ),
+            None => format!("{{\"cp\":{}}}", self.0),
+        }
+    }
+
+    /// The protocol's `cp` value: the evaluation in centiflats, or ±(`PROVEN_CP` − plies) for a
+    /// proven result.
+    pub fn cp(self) -> i64 {
+        match self.proven() {
+            Some((win, plies, _)) => {
+                let cp = PROVEN_CP - plies as i64;
+                if win {
+                    cp
+                } else {
+                    -cp
+                }
+            }
+            None => self.0 as i64,
+        }
+    }
+
+    /// The protocol's `solved win N` / `solved loss N` for a proven result.
+    pub fn solved(self) -> Option<String> {
+        self.proven()
+            .map(|(win, plies, _)| format!("solved {} {plies}", if win { "win" } else { "loss" }))
+    }
+}
+
+impl WinKind {
+    /// `road` or `flats`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            WinKind::Road => "road",
+            WinKind::Flats => "flats",
+        }
+    }
+
+    /// `R` or `F`, as in PTN results.
+    pub const fn letter(self) -> char {
+        match self {
+            WinKind::Road => 'R',
+            WinKind::Flats => 'F',
+        }
+    }
+}
+
 impl std::ops::Neg for Score {
     type Output = Score;
     fn neg(self) -> Score {
@@ -116,13 +194,9 @@ impl fmt::Display for Score {
                 f,
                 "{} in {plies} ({})",
                 if win { "win" } else { "loss" },
-                if kind == WinKind::Road {
-                    "road"
-                } else {
-                    "flats"
-                }
+                kind.name()
             ),
-            None => write!(f, "{:+.2}", self.0 as f64 / 100.0),
+            None => write!(f, "{:+.2}", self.flats()),
         }
     }
 }
@@ -145,5 +219,25 @@ mod tests {
             Score::win_in(7, WinKind::Flats)
         );
         assert_eq!(Score(123).proven(), None);
+    }
+
+    #[test]
+    fn every_written_form() {
+        let eval = Score(-45);
+        let road = Score::win_in(3, WinKind::Road);
+        let flats = Score::loss_in(5, WinKind::Flats);
+        assert_eq!(
+            [eval.to_string(), road.to_string(), flats.to_string()],
+            ["-0.45", "win in 3 (road)", "loss in 5 (flats)"]
+        );
+        assert_eq!(
+            [eval.short(), road.short(), flats.short()],
+            ["-0.45", "+R3", "-F5"]
+        );
+        assert_eq!(eval.json(), r#"{"cp":-45}"#);
+        assert_eq!(road.json(), r#"{"win":true,"plies":3,"kind":"road"}"#);
+        assert_eq!([eval.cp(), road.cp(), flats.cp()], [-45, 9_997, -9_995]);
+        assert_eq!(eval.solved(), None);
+        assert_eq!(flats.solved().as_deref(), Some("solved loss 5"));
     }
 }
