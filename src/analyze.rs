@@ -53,7 +53,7 @@ pub struct AnalyzeArgs {
     #[arg(long, conflicts_with_all = ["ptn", "game"])]
     pub moves: Option<String>,
     /// Board size (3-8) of the empty board, when neither --tps nor a PTN file is given.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, value_parser = crate::board::parse_size)]
     pub size: Option<u8>,
     /// A PTN file: analyse the position after --ply plies of its game (see --index).
     #[arg(long, conflicts_with = "game")]

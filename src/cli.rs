@@ -90,7 +90,7 @@ enum Command {
 #[derive(Args)]
 struct PerftArgs {
     /// Board size (3-8), used when no --tps is given.
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
     size: u8,
     /// Start from this TPS instead of the empty board.
     #[arg(long)]
@@ -115,7 +115,7 @@ struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
     size: u8,
     /// Time control, base+increment in seconds.
     #[arg(long, default_value = "10+0.1")]

@@ -380,11 +380,14 @@ impl Engine {
         Ok(())
     }
 
-    /// Starts a new game of `size` (3..=8): stops any search, clears the table and the position.
+    /// Starts a new game of `size` (one of [`crate::board::SIZES`]): stops any search, clears the table and the position.
     pub fn new_game(&mut self, size: usize) -> Result<(), String> {
         let half_komi = self.options.half_komi;
         let game: Box<dyn Game> = crate::with_size!(size, |N| Box::new(SizedGame::<N>::new(half_komi)),
-            else return Err(format!("unsupported board size {size}; Cairn plays 3 to 8")));
+        else return Err(format!(
+            "unsupported board size {size}; Cairn plays {}",
+            crate::board::sizes_text()
+        )));
         self.stop();
         self.wait();
         self.game = game;

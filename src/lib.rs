@@ -67,32 +67,45 @@ pub mod ws;
 #[macro_export]
 macro_rules! with_size {
     ($size:expr, |$n:ident| $body:expr, else $other:expr) => {
+        $crate::board_sizes!($crate::__with_size_match!($size, $n, $body, $other))
+    };
+}
+
+/// The list of board sizes Cairn plays, written once: hands the sizes (integer literals, in
+/// increasing order) to another macro, after its own arguments and a `;`. [`with_size!`] and
+/// [`board::SIZES`] are built from it; a size added here must also get its reserves in
+/// [`board::reserves_for_size`] (a test checks that the two agree).
+#[macro_export]
+macro_rules! board_sizes {
+    ($callback:ident ! ($($args:tt)*)) => {
+        $callback!($($args)* ; 3 4 5 6 7 8)
+    };
+    ($krate:tt :: $callback:ident ! ($($args:tt)*)) => {
+        $krate::$callback!($($args)* ; 3 4 5 6 7 8)
+    };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __with_size_match {
+    ($size:expr, $n:ident, $body:expr, $other:expr ; $($s:literal)*) => {
         match $size {
-            3 => {
-                const $n: usize = 3;
-                $body
-            }
-            4 => {
-                const $n: usize = 4;
-                $body
-            }
-            5 => {
-                const $n: usize = 5;
-                $body
-            }
-            6 => {
-                const $n: usize = 6;
-                $body
-            }
-            7 => {
-                const $n: usize = 7;
-                $body
-            }
-            8 => {
-                const $n: usize = 8;
-                $body
-            }
+            $(
+                $s => {
+                    const $n: usize = $s;
+                    $body
+                }
+            )*
             _ => $other,
         }
     };
+}
+
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __size_range {
+    (; $($s:literal)*) => {{
+        const LIST: &[usize] = &[$($s),*];
+        LIST[0]..=LIST[LIST.len() - 1]
+    }};
 }

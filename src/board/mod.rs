@@ -34,7 +34,7 @@ pub use square::{Direction, Square, SquareName};
 use std::fmt;
 
 /// Starting reserves `(stones, capstones)` per player for a board size, or `None` for a size
-/// Cairn does not play (outside 3..=8).
+/// Cairn does not play (outside [`SIZES`]).
 pub const fn reserves_for_size(size: usize) -> Option<(u8, u8)> {
     match size {
         3 => Some((10, 0)),
@@ -47,8 +47,27 @@ pub const fn reserves_for_size(size: usize) -> Option<(u8, u8)> {
     }
 }
 
-/// The board sizes Cairn plays.
-pub const SIZES: std::ops::RangeInclusive<usize> = 3..=8;
+/// The board sizes Cairn plays, from the one list in [`crate::board_sizes!`].
+pub const SIZES: std::ops::RangeInclusive<usize> = crate::board_sizes!(crate::__size_range!());
+
+/// The largest board size: the bound of every fixed-size table and of TPS rows.
+pub const MAX_SIZE: usize = *SIZES.end();
+
+/// [`SIZES`] in words, for messages: `3 to 8`.
+pub fn sizes_text() -> String {
+    format!("{} to {}", SIZES.start(), SIZES.end())
+}
+
+/// Reads a board size Cairn plays (a command-line value parser): `6`, but not `9` or `six`.
+pub fn parse_size(text: &str) -> Result<u8, String> {
+    match text.trim().parse::<u8>() {
+        Ok(n) if SIZES.contains(&(n as usize)) => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a board size Cairn plays ({})",
+            sizes_text()
+        )),
+    }
+}
 
 /// A Tak position on an `N`×`N` board.
 #[derive(Clone, PartialEq, Eq)]
@@ -76,12 +95,12 @@ impl<const N: usize> Position<N> {
     /// Stones each player starts with.
     pub const STONES: u8 = match reserves_for_size(N) {
         Some((stones, _)) => stones,
-        None => panic!("Cairn plays board sizes 3 to 8"),
+        None => panic!("Cairn does not play this board size (see SIZES)"),
     };
     /// Capstones each player starts with.
     pub const CAPSTONES: u8 = match reserves_for_size(N) {
         Some((_, caps)) => caps,
-        None => panic!("Cairn plays board sizes 3 to 8"),
+        None => panic!("Cairn does not play this board size (see SIZES)"),
     };
 
     /// The empty start position, White to move, komi 0.
@@ -400,5 +419,22 @@ impl<const N: usize> fmt::Display for Position<N> {
             write!(f, " {:>6}", (b'a' + file as u8) as char)?;
         }
         writeln!(f)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_size_list_and_the_reserves_agree() {
+        for size in 0..=2 * MAX_SIZE {
+            let listed = crate::with_size!(size, |N| N == size, else false);
+            assert_eq!(listed, SIZES.contains(&size), "size {size}");
+            assert_eq!(reserves_for_size(size).is_some(), listed, "size {size}");
+        }
+        assert_eq!(parse_size("6"), Ok(6));
+        assert!(parse_size("9").unwrap_err().contains("3 to 8"));
+        assert!(parse_size("six").is_err());
     }
 }

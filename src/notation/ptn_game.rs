@@ -265,7 +265,7 @@ pub fn parse_file(text: &str) -> Result<Vec<PtnGame>, PtnError> {
 /// Why a game cannot be set up or replayed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReplayError {
-    /// The `Size` tag is missing (and there is no `TPS` tag), not a number, or not 3..=8.
+    /// The `Size` tag is missing (and there is no `TPS` tag), not a number, or not one of [`SIZES`].
     Size(String),
     /// The `Size` and `TPS` tags disagree.
     SizeMismatch {
@@ -314,7 +314,11 @@ pub enum ReplayError {
 impl fmt::Display for ReplayError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ReplayError::Size(s) => write!(f, "bad or missing Size tag `{s}` (Cairn plays 3 to 8)"),
+            ReplayError::Size(s) => write!(
+                f,
+                "bad or missing Size tag `{s}` (Cairn plays {})",
+                crate::board::sizes_text()
+            ),
             ReplayError::SizeMismatch { size, tps } => {
                 write!(f, "Size tag says {size} but the TPS tag is {tps}x{tps}")
             }

@@ -17,7 +17,7 @@
 //! assert_eq!(tps::to_tps(&pos), "x4,1/x5/x5/x5/2,x4 1 2");
 //! ```
 
-use crate::board::{reserves_for_size, Color, Position, Role, Square, SIZES};
+use crate::board::{reserves_for_size, sizes_text, Color, Position, Role, Square, MAX_SIZE, SIZES};
 use std::fmt;
 use std::str::FromStr;
 
@@ -102,7 +102,7 @@ impl fmt::Display for TpsError {
             TpsError::Player(p) => write!(f, "player must be 1 or 2, found `{p}`"),
             TpsError::MoveNumber(m) => write!(f, "move number must be 1 or more, found `{m}`"),
             TpsError::UnsupportedSize(n) => {
-                write!(f, "board has {n} rows; Cairn plays sizes 3 to 8")
+                write!(f, "board has {n} rows; Cairn plays sizes {}", sizes_text())
             }
             TpsError::RowLength {
                 row,
@@ -170,7 +170,12 @@ fn parse_row(text: &str, row: usize) -> Result<Vec<Option<TpsStack>>, TpsError> 
                 1
             } else {
                 match run.parse::<usize>() {
-                    Ok(n) if (1..=8).contains(&n) && run.bytes().all(|b| b.is_ascii_digit()) => n,
+                    Ok(n)
+                        if (1..=MAX_SIZE).contains(&n)
+                            && run.bytes().all(|b| b.is_ascii_digit()) =>
+                    {
+                        n
+                    }
                     _ => {
                         return Err(TpsError::Square {
                             row,
@@ -184,7 +189,7 @@ fn parse_row(text: &str, row: usize) -> Result<Vec<Option<TpsStack>>, TpsError> 
         } else {
             squares.push(Some(parse_stack(cell, row)?));
         }
-        if squares.len() > 8 {
+        if squares.len() > MAX_SIZE {
             break;
         }
     }

@@ -336,7 +336,7 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
 )]
 pub struct OpeningsArgs {
     /// Board size (3-8).
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, value_parser = crate::board::parse_size)]
     pub size: u8,
     /// Plies per opening (1-4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
@@ -444,7 +444,7 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
     let started = Instant::now();
     let book = pool.install(|| {
         crate::with_size!(size, |N| Ok(generate::<N>(&config, true)),
-            else Err(format!("--size {size}: Cairn plays sizes 3 to 8")))
+            else Err(format!("--size {size}: Cairn plays sizes {}", crate::board::sizes_text())))
     })?;
     let text = book.text();
     match (out, &args.out) {

@@ -53,7 +53,7 @@ pub struct PlaytakArgs {
     #[arg(long, value_name = "PATH", requires = "user")]
     pub password_file: Option<PathBuf>,
     /// Board size of the seek (3-8).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, default_value_t = 6, value_parser = crate::board::parse_size)]
     pub size: u8,
     /// Time control of the seek: starting seconds + increment seconds.
     #[arg(long, default_value = "900+10", value_name = "SECONDS+INC")]

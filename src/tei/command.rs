@@ -268,7 +268,7 @@ fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
         text.parse::<usize>().map_err(|_| TeiError::BadValue {
             key: "size".to_string(),
             text: text.to_string(),
-            expected: "a board size from 3 to 8",
+            expected: "a board size (a whole number)",
         })
     };
     // The classic form: a bare size first.

@@ -10,8 +10,7 @@ use std::ops::RangeInclusive;
 /// The half-komis Cairn accepts (komi -5 to +5 in half flats).
 pub const HALF_KOMI_RANGE: RangeInclusive<i8> = -10..=10;
 
-/// The board sizes Cairn plays.
-pub const SIZES: RangeInclusive<usize> = 3..=8;
+pub use crate::board::SIZES;
 
 /// A declared spin option.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

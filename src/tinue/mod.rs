@@ -191,7 +191,7 @@ pub enum ReportOutcome {
     Unknown,
 }
 
-/// Solves a position given as TPS (any size 3..=8) with `half_komi`: the size-erased entry for
+/// Solves a position given as TPS (any size Cairn plays) with `half_komi`: the size-erased entry for
 /// tools. Fails with a message naming the problem when the TPS cannot be read.
 pub fn solve_tps(
     text: &str,

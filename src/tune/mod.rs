@@ -45,7 +45,7 @@ pub struct TuneArgs {
     #[arg(long, value_parser = selfplay::Shard::parse)]
     pub shard: Option<selfplay::Shard>,
     /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, default_value_t = 6, value_parser = crate::board::parse_size)]
     pub size: u8,
     /// Games to play (--generate).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -70,7 +70,7 @@ pub struct TuneArgs {
     pub lambda: f64,
     /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
     /// a prior for a size with little data.
-    #[arg(long, value_parser = clap::value_parser!(u8).range(3..=8))]
+    #[arg(long, value_parser = crate::board::parse_size)]
     pub start_from: Option<u8>,
     /// The logistic scale K, fixed (default: fitted to the data with the current weights).
     /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
