@@ -3,7 +3,9 @@
 //! It owns the options, the transposition table and the current game, and runs searches on a
 //! background thread: [`Engine::go`] returns at once, [`Engine::stop`] ends the search early, and
 //! the result arrives through the [`Reporter`] callback as [`SearchEvent::BestMove`], exactly
-//! once per `go`. Below this layer the board size is a compile-time constant; here it is picked
+//! once per `go`. The engine alone knows whether a search is running and keeps that promise: a
+//! second best move is dropped, and a search thread that ends without one (it died, or could
+//! not start) is answered with an error message and the first legal move. Below this layer the board size is a compile-time constant; here it is picked
 //! once per game ([`Engine::new_game`]) and hidden behind the [`Game`] trait.
 
 use crate::board::{GameResult, Move, Position};
@@ -13,7 +15,10 @@ use crate::search::{
     self, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TranspositionTable,
 };
 use crate::tinue::{self, TinueLimits, TinueResult};
-use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool,
+    Ordering::{Relaxed, SeqCst},
+};
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::Instant;
@@ -108,6 +113,8 @@ pub trait Game: Send {
     ) -> search::SearchResult;
     /// A copy, to hand to a search thread.
     fn boxed_clone(&self) -> Box<dyn Game>;
+    /// The first legal move in canonical PTN (a last-resort answer), if there is one.
+    fn first_legal_move(&self) -> Option<String>;
 }
 
 /// A game on an `N`×`N` board: the position and the history that led to it.
@@ -225,6 +232,11 @@ impl<const N: usize> Game for SizedGame<N> {
     fn boxed_clone(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }
+
+    fn first_legal_move(&self) -> Option<String> {
+        let first = self.position.legal_moves().first().copied();
+        first.map(|mv| mv.ptn::<N>().to_string())
+    }
 }
 
 /// Nodes of the short search that answers `go solved` when no tinue is proven.
@@ -326,8 +338,6 @@ pub fn validate_position(size: usize, start: &Start, moves: &[&str]) -> Result<(
 /// A search running on its own thread.
 struct Running {
     stop: Arc<AtomicBool>,
-    /// Set by the search thread once it has reported its best move; the thread only exits after.
-    reported: Arc<AtomicBool>,
     handle: JoinHandle<()>,
 }
 
@@ -337,6 +347,45 @@ pub struct Engine {
     tt: Arc<TranspositionTable>,
     game: Box<dyn Game>,
     running: Option<Running>,
+    /// Set by `go` and cleared just before its best move is reported (so a GUI that answers the
+    /// best move with the next `go` is never refused); the thread may end a moment later.
+    searching: Arc<AtomicBool>,
+}
+
+/// The reporter of one `go`, keeping the promise of exactly one best move: only the first one
+/// passes, and if it is dropped before any (the search thread died, or never started), it
+/// reports an error message and the fallback move.
+struct OneBestMove {
+    reporter: Reporter,
+    searching: Arc<AtomicBool>,
+    fallback: Option<String>,
+}
+
+impl OneBestMove {
+    fn report(&self, event: SearchEvent) {
+        match event {
+            SearchEvent::BestMove(mv) => {
+                if self.searching.swap(false, SeqCst) {
+                    (self.reporter)(SearchEvent::BestMove(mv));
+                } else {
+                    log::error!("a second bestmove `{mv}` for one go was dropped");
+                }
+            }
+            other => (self.reporter)(other),
+        }
+    }
+}
+
+impl Drop for OneBestMove {
+    fn drop(&mut self) {
+        if self.searching.load(SeqCst) {
+            let text = "the search ended without a best move; playing the first legal move";
+            log::warn!("{text}");
+            (self.reporter)(SearchEvent::Message(format!("error {text}")));
+            let fallback = self.fallback.take().unwrap_or_default();
+            self.report(SearchEvent::BestMove(fallback));
+        }
+    }
 }
 
 impl Default for Engine {
@@ -358,7 +407,15 @@ impl Engine {
             game: Box::new(SizedGame::<6>::new(0)),
             options,
             running: None,
+            searching: Arc::new(AtomicBool::new(false)),
         }
+    }
+
+    /// Lets an observer (a server's idle timer) read whether a search is running, through
+    /// `flag`: the engine sets and clears it from now on.
+    pub fn share_searching_flag(&mut self, flag: Arc<AtomicBool>) {
+        flag.store(self.searching.load(SeqCst), SeqCst);
+        self.searching = flag;
     }
 
     /// The current options.
@@ -425,9 +482,7 @@ impl Engine {
 
     /// Whether a search is running (one that has reported its best move is not).
     pub fn is_searching(&self) -> bool {
-        self.running
-            .as_ref()
-            .is_some_and(|r| !r.reported.load(Relaxed) && !r.handle.is_finished())
+        self.searching.load(SeqCst)
     }
 
     fn config(&self) -> SearchConfig {
@@ -461,15 +516,13 @@ impl Engine {
         let tt = Arc::clone(&self.tt);
         let config = self.config();
         let thread_stop = Arc::clone(&stop);
-        let reported = Arc::new(AtomicBool::new(false));
-        let thread_reported = Arc::clone(&reported);
-        let report: Reporter = Arc::new(move |event| {
-            // Marked before the line goes out, so a GUI answering at once is never refused.
-            if matches!(event, SearchEvent::BestMove(_)) {
-                thread_reported.store(true, Relaxed);
-            }
-            reporter(event);
-        });
+        self.searching.store(true, SeqCst);
+        let guard = OneBestMove {
+            reporter,
+            searching: Arc::clone(&self.searching),
+            fallback: self.game.first_legal_move(),
+        };
+        let report: Reporter = Arc::new(move |event| guard.report(event));
         let handle = std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
@@ -480,11 +533,7 @@ impl Engine {
                 }
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
-        self.running = Some(Running {
-            stop,
-            reported,
-            handle,
-        });
+        self.running = Some(Running { stop, handle });
         Ok(())
     }
 
@@ -517,5 +566,49 @@ impl Drop for Engine {
     fn drop(&mut self) {
         self.stop();
         self.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    /// A reporter that keeps what it is given.
+    fn recorder() -> (Reporter, Arc<Mutex<Vec<SearchEvent>>>) {
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&events);
+        let reporter: Reporter = Arc::new(move |event| sink.lock().unwrap().push(event));
+        (reporter, events)
+    }
+
+    #[test]
+    fn a_search_that_dies_still_gets_one_bestmove() {
+        let (reporter, events) = recorder();
+        let searching = Arc::new(AtomicBool::new(true));
+        let game = SizedGame::<3>::new(0);
+        drop(OneBestMove {
+            reporter: Arc::clone(&reporter),
+            searching: Arc::clone(&searching),
+            fallback: game.first_legal_move(),
+        });
+        // A search that reported normally adds nothing, and a second best move is dropped.
+        searching.store(true, SeqCst);
+        let guard = OneBestMove {
+            reporter,
+            searching: Arc::clone(&searching),
+            fallback: None,
+        };
+        guard.report(SearchEvent::BestMove("c3".to_string()));
+        guard.report(SearchEvent::BestMove("b2".to_string()));
+        drop(guard);
+        let events = events.lock().unwrap().clone();
+        assert_eq!(events.len(), 3, "{events:?}");
+        assert!(
+            matches!(&events[0], SearchEvent::Message(m) if m.starts_with("error the search ended"))
+        );
+        assert_eq!(events[1], SearchEvent::BestMove("a1".to_string()));
+        assert_eq!(events[2], SearchEvent::BestMove("c3".to_string()));
+        assert!(!searching.load(SeqCst));
     }
 }

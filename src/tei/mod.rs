@@ -11,6 +11,8 @@
 //! - `go` starts a search in the background; exactly one `bestmove` follows each accepted `go`,
 //!   right after one final `info` line: the line of the move played, with the search's totals.
 //!   A `go` while searching is refused (`info string error`), without a second `bestmove`.
+//!   Whether a search runs, and the one-`bestmove` promise, are the engine's
+//!   ([`crate::engine`]); the session only writes what it reports.
 //!   `stop` ends the search and waits for its `bestmove`; when idle it does nothing.
 //! - `teinewgame` during a search stops it first (its `bestmove` is printed). `setoption` during a
 //!   search is refused. `HalfKomi` persists across games; `teinewgame ... halfkomi K` sets it too.
@@ -36,10 +38,10 @@ pub use response::{InfoStyle, Responder};
 pub use transcript::Transcript;
 
 use crate::engine::{Engine, Options, Reporter, SearchEvent, Start};
-use crate::notation::{tps, Tps};
+use crate::notation::Tps;
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// The engine's name, as `id name` reports it.
@@ -66,7 +68,7 @@ pub struct SessionSettings {
     /// default size or what the budget leaves, and `setoption name Hash` beyond the share is
     /// clamped (with an `info string`). `None`: only the machine's memory limits it.
     pub table: Option<TableShare>,
-    /// Set by the session while a search runs (from `go` until just before its `bestmove`), for
+    /// Set by the engine while a search runs (from `go` until just before its `bestmove`), for
     /// the server to read.
     pub searching: Arc<AtomicBool>,
 }
@@ -122,11 +124,6 @@ struct Session {
     v1: bool,
     /// A `teinewgame` was received (fixes the board size).
     game_started: bool,
-    /// A search was started and its `bestmove` is not out yet. Cleared by the search thread just
-    /// before it writes `bestmove`, so a GUI that answers `bestmove` with the next `go` never
-    /// finds the search "still running" (the thread may take a moment longer to end; `go` joins
-    /// it first).
-    searching: Arc<AtomicBool>,
     /// This session's part of a table budget shared with other sessions, if any.
     table: Option<TableShare>,
 }
@@ -137,12 +134,13 @@ impl Session {
         if let Some(share) = &settings.table {
             options.hash_mb = share.mb();
         }
+        let mut engine = Engine::with_options(options);
+        engine.share_searching_flag(settings.searching);
         Session {
-            engine: Engine::with_options(options),
+            engine,
             out,
             v1: false,
             game_started: false,
-            searching: settings.searching,
             table: settings.table,
         }
     }
@@ -181,7 +179,7 @@ impl Session {
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
-        if self.searching.load(Ordering::SeqCst) {
+        if self.engine.is_searching() {
             self.out.error(&format!(
                 "setoption {name}: cannot change options while searching; send stop first"
             ));
@@ -288,7 +286,7 @@ impl Session {
     }
 
     fn go(&mut self, go: GoCommand, line: &str) {
-        if self.searching.load(Ordering::SeqCst) {
+        if self.engine.is_searching() {
             self.out
                 .error("go: a search is already running; send stop first");
             return;
@@ -304,24 +302,19 @@ impl Session {
             v1: self.v1,
             multipv: self.engine.options().multipv > 1,
         };
-        let guard = BestMoveGuard {
-            out: self.out.clone(),
-            searching: Arc::clone(&self.searching),
-            fallback: first_legal_move(self.engine.size(), &self.engine.tps()),
-        };
+        let out = self.out.clone();
         let reporter: Reporter = Arc::new(move |event| match event {
-            SearchEvent::Info(info) => guard.out.info(&info, style),
-            SearchEvent::BestMove(mv) => guard.bestmove(&mv),
-            SearchEvent::Message(text) => guard.out.info_string(&text),
+            SearchEvent::Info(info) => out.info(&info, style),
+            SearchEvent::BestMove(mv) => out.bestmove(&mv),
+            SearchEvent::Message(text) => out.info_string(&text),
         });
-        self.searching.store(true, Ordering::SeqCst);
         let started = if go.solved {
             self.engine.go_solved(go.limits, reporter)
         } else {
             self.engine.go(go.limits, reporter)
         };
         if let Err(e) = started {
-            // The reporter, and with it the guard, is gone: the fallback bestmove is out.
+            // The engine has answered with its fallback bestmove already.
             self.out.error(&format!("go: {e}"));
         }
     }
@@ -330,55 +323,14 @@ impl Session {
     fn stop_search(&mut self) {
         self.engine.stop();
         self.engine.wait();
-        self.searching.store(false, Ordering::SeqCst);
     }
 
     /// Ends the session; returns whether a search was still running (it is stopped).
     fn finish(&mut self) -> bool {
-        let was_searching = self.searching.load(Ordering::SeqCst);
+        let was_searching = self.engine.is_searching();
         self.stop_search();
         was_searching
     }
-}
-
-/// Makes sure every accepted `go` gets exactly one `bestmove`. It lives in the search's reporter:
-/// if the reporter is dropped without a best move having been reported (the search thread died,
-/// or could not start), it writes an error and a fallback `bestmove` (the first legal move).
-struct BestMoveGuard {
-    out: Responder,
-    /// The session's "a search awaits its bestmove" flag, cleared just before `bestmove`.
-    searching: Arc<AtomicBool>,
-    fallback: Option<String>,
-}
-
-impl BestMoveGuard {
-    fn bestmove(&self, mv: &str) {
-        // Only the first best move counts (the engine sends one; this makes sure of it).
-        if self.searching.swap(false, Ordering::SeqCst) {
-            self.out.bestmove(mv);
-        } else {
-            log::error!("a second bestmove `{mv}` for one go was dropped");
-        }
-    }
-}
-
-impl Drop for BestMoveGuard {
-    fn drop(&mut self) {
-        if self.searching.load(Ordering::SeqCst) {
-            self.out
-                .error("the search ended without a best move; playing the first legal move");
-            self.bestmove(self.fallback.as_deref().unwrap_or(""));
-        }
-    }
-}
-
-/// The first legal move of a position given as TPS, in PTN.
-fn first_legal_move(size: usize, text: &str) -> Option<String> {
-    crate::with_size!(size, |N| {
-        let position = tps::parse::<N>(text).ok()?;
-        let first = position.legal_moves().first().copied();
-        first.map(|mv| mv.ptn::<N>().to_string())
-    }, else None)
 }
 
 #[cfg(test)]
@@ -399,37 +351,6 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
-    }
-
-    #[test]
-    fn a_search_that_dies_still_gets_one_bestmove() {
-        let buffer = Buffer::default();
-        let out = Responder::new(buffer.clone());
-        let searching = Arc::new(AtomicBool::new(true));
-        let guard = BestMoveGuard {
-            out: out.clone(),
-            searching: Arc::clone(&searching),
-            fallback: first_legal_move(3, "x3/x3/x3 1 1"),
-        };
-        drop(guard);
-        // A guard whose search reported normally adds nothing, and a second bestmove is dropped.
-        searching.store(true, Ordering::SeqCst);
-        let guard = BestMoveGuard {
-            out,
-            searching: Arc::clone(&searching),
-            fallback: None,
-        };
-        guard.bestmove("c3");
-        guard.bestmove("b2");
-        drop(guard);
-        let bytes = buffer.0.lock().unwrap().clone();
-        let text = String::from_utf8(bytes).unwrap();
-        let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 3, "{lines:?}");
-        assert!(lines[0].starts_with("info string error the search ended"));
-        assert_eq!(lines[1], "bestmove a1");
-        assert_eq!(lines[2], "bestmove c3");
-        assert!(!searching.load(Ordering::SeqCst));
     }
 
     #[test]
