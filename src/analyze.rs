@@ -21,7 +21,7 @@
 //! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
 //! evaluation, game-over checks) and a table shared across the plies of a game.
 
-use crate::board::{Color, GameResult, Move, Position};
+use crate::board::{Color, Game, GameResult, Move, Position};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::score::Score;
@@ -165,26 +165,6 @@ fn load_game(path: &Path, index: u32) -> Result<(PtnGame, usize), String> {
     Ok((game, size))
 }
 
-/// A position with the history that led to it (hashes, and whether a placement led there).
-struct Analysed<const N: usize> {
-    position: Position<N>,
-    history: Vec<(u64, bool)>,
-}
-
-impl<const N: usize> Analysed<N> {
-    fn new(position: Position<N>) -> Self {
-        Analysed {
-            history: vec![(position.hash(), true)],
-            position,
-        }
-    }
-
-    fn play(&mut self, mv: Move) {
-        self.position.make(mv);
-        self.history.push((self.position.hash(), mv.is_placement()));
-    }
-}
-
 /// `--tps` / `--moves` / `--size`.
 fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
     let mut position = match &args.tps {
@@ -192,14 +172,14 @@ fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         None => Position::<N>::start(),
     };
     position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
-    let mut history = vec![(position.hash(), true)];
+    let mut game = Game::new(position.clone());
     play_line(
         &mut position,
         args.moves.as_deref().unwrap_or(""),
-        |p, mv| history.push((p.hash(), mv.is_placement())),
+        |_, mv| game.play(mv),
     )
     .map_err(|e| format!("--moves {e}"))?;
-    report_position(args, &Analysed { position, history })
+    report_position(args, &game)
 }
 
 /// `--ptn FILE [--ply K]`.
@@ -221,7 +201,7 @@ fn analyse_ptn<const N: usize>(
     if let Some(komi) = args.komi {
         start.set_half_komi(half_komi_of(komi, "--komi")?);
     }
-    let mut at = Analysed::new(start);
+    let mut at = Game::new(start);
     for &mv in &done.moves[..plies] {
         at.play(mv);
     }
@@ -253,7 +233,7 @@ struct Searched {
 
 /// Searches one position, echoing each finished iteration to `progress`.
 fn run_search<const N: usize>(
-    at: &Analysed<N>,
+    at: &Game<N>,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,
@@ -271,15 +251,7 @@ fn run_search<const N: usize>(
         }
         lines[k] = info.clone();
     };
-    let result = search::search(
-        &at.position,
-        &at.history,
-        limits,
-        config,
-        tt,
-        &stop,
-        &report,
-    );
+    let result = search::search(at, limits, config, tt, &stop, &report);
     Searched {
         result,
         lines: lines.into_inner().unwrap_or_else(|e| e.into_inner()),
@@ -387,8 +359,8 @@ fn material<const N: usize>(pos: &Position<N>) -> String {
 }
 
 /// Analyses one position and prints the report (text or JSON).
-fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Analysed<N>) -> Result<(), String> {
-    let pos = &at.position;
+fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Game<N>) -> Result<(), String> {
+    let pos = at.position();
     let tps_text = tps::to_tps(pos);
     let static_eval = evaluate(pos);
     if let Some(result) = pos.result() {
@@ -578,10 +550,10 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     let started = Instant::now();
     // The search before each ply, and after the last one: (score for the side to move, depth,
     // best move). `None` where the game is over.
-    let mut at = Analysed::new(start.clone());
+    let mut at = Game::new(start.clone());
     let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
     for i in 0..=total {
-        if at.position.result().is_none() {
+        if at.position().result().is_none() {
             let s = run_search(&at, &limits, &config, &tt, &|_| {});
             searches.push(Some((s.result.score, s.result.depth, s.result.best)));
             eprintln!(

@@ -6,9 +6,9 @@
 //! once per `go`. The engine alone knows whether a search is running and keeps that promise: a
 //! second best move is dropped, and a search thread that ends without one (it died, or could
 //! not start) is answered with an error message and the first legal move. Below this layer the board size is a compile-time constant; here it is picked
-//! once per game ([`Engine::new_game`]) and hidden behind the [`Game`] trait.
+//! once per game ([`Engine::new_game`]) and hidden behind the [`AnyGame`] trait (implemented by [`Game`], a position with its history).
 
-use crate::board::{GameResult, Move, Position};
+use crate::board::{Game, GameResult, Move, Position};
 use crate::notation::{parse_move, tps};
 use crate::score::{Score, WinKind};
 use crate::search::{
@@ -78,7 +78,7 @@ pub enum Start {
 }
 
 /// A game of some board size, behind which `Position<N>` hides.
-pub trait Game: Send {
+pub trait AnyGame: Send {
     /// The board size.
     fn size(&self) -> usize;
     /// Sets the position from a start and PTN moves; on error the old position is kept.
@@ -112,52 +112,38 @@ pub trait Game: Send {
         reporter: &Reporter,
     ) -> search::SearchResult;
     /// A copy, to hand to a search thread.
-    fn boxed_clone(&self) -> Box<dyn Game>;
+    fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// The first legal move in canonical PTN (a last-resort answer), if there is one.
     fn first_legal_move(&self) -> Option<String>;
 }
 
-/// A game on an `N`×`N` board: the position and the history that led to it.
-#[derive(Clone)]
-struct SizedGame<const N: usize> {
-    position: Position<N>,
-    /// Hash of every position of the game and whether a placement led to it.
-    history: Vec<(u64, bool)>,
+/// The empty board of `N`×`N` with `half_komi`, as a new game.
+fn new_game<const N: usize>(half_komi: i8) -> Game<N> {
+    let mut position = Position::<N>::start();
+    position.set_half_komi(half_komi);
+    Game::new(position)
 }
 
-impl<const N: usize> SizedGame<N> {
-    fn new(half_komi: i8) -> Self {
-        let mut position = Position::<N>::start();
-        position.set_half_komi(half_komi);
-        SizedGame {
-            history: vec![(position.hash(), true)],
-            position,
-        }
-    }
-}
-
-impl<const N: usize> Game for SizedGame<N> {
+impl<const N: usize> AnyGame for Game<N> {
     fn size(&self) -> usize {
         N
     }
 
     fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String> {
-        let (position, history) = play_moves::<N>(start, moves, half_komi)?;
-        self.position = position;
-        self.history = history;
+        *self = play_moves::<N>(start, moves, half_komi)?;
         Ok(())
     }
 
     fn tps(&self) -> String {
-        tps::to_tps(&self.position)
+        tps::to_tps(self.position())
     }
 
     fn diagram(&self) -> String {
-        self.position.to_string()
+        self.position().to_string()
     }
 
     fn result(&self) -> Option<GameResult> {
-        self.position.result()
+        self.position().result()
     }
 
     fn search(
@@ -169,15 +155,16 @@ impl<const N: usize> Game for SizedGame<N> {
         reporter: &Reporter,
     ) -> search::SearchResult {
         let started = Instant::now();
-        if let Some(result) = self.position.result() {
+        if let Some(result) = self.position().result() {
             reporter(SearchEvent::Message(format!("the game is over ({result})")));
         }
         // A timed search first gives the tinue prover a small share of its time.
         let mut limits = limits.clone();
         let timed = limits.depth.is_none() && limits.nodes.is_none() && config.multipv <= 1;
-        if let Some(time) = search::time_budget(&self.position, &limits, config).filter(|_| timed) {
-            if let Some(proof) = tinue::root_check(&self.position, time, stop) {
-                return self.report_proof(&proof, started, reporter);
+        if let Some(time) = search::time_budget(self.position(), &limits, config).filter(|_| timed)
+        {
+            if let Some(proof) = tinue::root_check(self.position(), time, stop) {
+                return report_proof::<N>(&proof, started, reporter);
             }
             let spent = started.elapsed().as_millis() as u64;
             for left in [&mut limits.movetime, &mut limits.wtime, &mut limits.btime] {
@@ -185,15 +172,7 @@ impl<const N: usize> Game for SizedGame<N> {
             }
         }
         let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
-        let result = search::search(
-            &self.position,
-            &self.history,
-            &limits,
-            config,
-            tt,
-            stop,
-            &info,
-        );
+        let result = search::search(self, &limits, config, tt, stop, &info);
         report_final::<N>(&result, started, tt.hashfull(), reporter);
         result
     }
@@ -212,9 +191,9 @@ impl<const N: usize> Game for SizedGame<N> {
             config.move_overhead_ms,
             TinueLimits::default().hash_mb,
         );
-        let result = tinue::solve(&self.position, &tinue_limits, stop);
+        let result = tinue::solve(self.position(), &tinue_limits, stop);
         if result.proof().is_some() {
-            return self.report_proof(&result, started, reporter);
+            return report_proof::<N>(&result, started, reporter);
         }
         reporter(SearchEvent::Message(format!(
             "no tinue found ({}, {} nodes, {} ms)",
@@ -229,12 +208,12 @@ impl<const N: usize> Game for SizedGame<N> {
         self.search(&short, config, tt, &AtomicBool::new(false), reporter)
     }
 
-    fn boxed_clone(&self) -> Box<dyn Game> {
+    fn boxed_clone(&self) -> Box<dyn AnyGame> {
         Box::new(self.clone())
     }
 
     fn first_legal_move(&self) -> Option<String> {
-        let first = self.position.legal_moves().first().copied();
+        let first = self.position().legal_moves().first().copied();
         first.map(|mv| mv.ptn::<N>().to_string())
     }
 }
@@ -242,32 +221,29 @@ impl<const N: usize> Game for SizedGame<N> {
 /// Nodes of the short search that answers `go solved` when no tinue is proven.
 const SOLVE_FALLBACK_NODES: u64 = 50_000;
 
-impl<const N: usize> SizedGame<N> {
-    /// Reports a proven road as a finished search and plays its first move. The line gives the
-    /// prover's own work: its nodes, and the time since `started` (the start of the `go`, so
-    /// at least the prover's time).
-    fn report_proof(
-        &self,
-        proof: &TinueResult,
-        started: Instant,
-        reporter: &Reporter,
-    ) -> search::SearchResult {
-        let Some((plies, pv)) = proof.proof() else {
-            unreachable!("report_proof needs a proof")
-        };
-        let result = search::SearchResult {
-            best: Some(pv[0]),
-            score: Score::win_in(plies, WinKind::Road),
-            depth: plies,
-            seldepth: plies,
-            pv: pv.to_vec(),
-            nodes: proof.nodes,
-            ended: Instant::now(),
-        };
-        // The prover uses a table of its own, not the search's.
-        report_final::<N>(&result, started, 0, reporter);
-        result
-    }
+/// Reports a proven road as a finished search and plays its first move. The line gives the
+/// prover's own work: its nodes, and the time since `started` (the start of the `go`, so at
+/// least the prover's time).
+fn report_proof<const N: usize>(
+    proof: &TinueResult,
+    started: Instant,
+    reporter: &Reporter,
+) -> search::SearchResult {
+    let Some((plies, pv)) = proof.proof() else {
+        unreachable!("report_proof needs a proof")
+    };
+    let result = search::SearchResult {
+        best: Some(pv[0]),
+        score: Score::win_in(plies, WinKind::Road),
+        depth: plies,
+        seldepth: plies,
+        pv: pv.to_vec(),
+        nodes: proof.nodes,
+        ended: Instant::now(),
+    };
+    // The prover uses a table of its own, not the search's.
+    report_final::<N>(&result, started, 0, reporter);
+    result
 }
 
 /// Ends a search's report: one last `info` for the move played, with the totals (every node,
@@ -301,31 +277,29 @@ fn report_final<const N: usize>(
     reporter(SearchEvent::BestMove(best));
 }
 
-/// Plays `moves` from `start`: the final position and the game history (each position's hash
-/// and whether a placement led to it), or what is wrong, naming the move.
+/// Plays `moves` from `start`: the game, or what is wrong, naming the move.
 fn play_moves<const N: usize>(
     start: &Start,
     moves: &[&str],
     half_komi: i8,
-) -> Result<(Position<N>, Vec<(u64, bool)>), String> {
+) -> Result<Game<N>, String> {
     let mut position = match start {
         Start::StartPos => Position::<N>::start(),
         Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
     };
     position.set_half_komi(half_komi);
-    let mut history = vec![(position.hash(), true)];
+    let mut game = Game::new(position);
     for (i, text) in moves.iter().enumerate() {
-        if let Some(result) = position.result() {
+        if let Some(result) = game.position().result() {
             return Err(format!(
                 "move {} `{text}`: the game already ended {result}",
                 i + 1
             ));
         }
-        let mv = parse_move(&position, text).map_err(|e| format!("move {}: {e}", i + 1))?;
-        position.make(mv);
-        history.push((position.hash(), mv.is_placement()));
+        let mv = parse_move(game.position(), text).map_err(|e| format!("move {}: {e}", i + 1))?;
+        game.play(mv);
     }
-    Ok((position, history))
+    Ok(game)
 }
 
 /// Checks that `moves` can be played from `start` on a `size`×`size` board, with the messages
@@ -345,7 +319,7 @@ struct Running {
 pub struct Engine {
     options: Options,
     tt: Arc<TranspositionTable>,
-    game: Box<dyn Game>,
+    game: Box<dyn AnyGame>,
     running: Option<Running>,
     /// Set by `go` and cleared just before its best move is reported (so a GUI that answers the
     /// best move with the next `go` is never refused); the thread may end a moment later.
@@ -404,7 +378,7 @@ impl Engine {
     pub fn with_options(options: Options) -> Self {
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            game: Box::new(SizedGame::<6>::new(0)),
+            game: Box::new(new_game::<6>(0)),
             options,
             running: None,
             searching: Arc::new(AtomicBool::new(false)),
@@ -440,7 +414,7 @@ impl Engine {
     /// Starts a new game of `size` (one of [`crate::board::SIZES`]): stops any search, clears the table and the position.
     pub fn new_game(&mut self, size: usize) -> Result<(), String> {
         let half_komi = self.options.half_komi;
-        let game: Box<dyn Game> = crate::with_size!(size, |N| Box::new(SizedGame::<N>::new(half_komi)),
+        let game: Box<dyn AnyGame> = crate::with_size!(size, |N| Box::new(new_game::<N>(half_komi)),
         else return Err(format!(
             "unsupported board size {size}; Cairn plays {}",
             crate::board::sizes_text()
@@ -501,7 +475,7 @@ impl Engine {
 
     /// Starts the tinue prover on the current position (TEI `go solved`); returns at once. Like
     /// [`Engine::go`], exactly one best move follows: the proof's first move, or without a proof
-    /// that of a short search ([`Game::solve`]).
+    /// that of a short search ([`AnyGame::solve`]).
     pub fn go_solved(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
         self.start(limits, reporter, true)
     }
@@ -586,7 +560,7 @@ mod tests {
     fn a_search_that_dies_still_gets_one_bestmove() {
         let (reporter, events) = recorder();
         let searching = Arc::new(AtomicBool::new(true));
-        let game = SizedGame::<3>::new(0);
+        let game = new_game::<3>(0);
         drop(OneBestMove {
             reporter: Arc::clone(&reporter),
             searching: Arc::clone(&searching),

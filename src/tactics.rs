@@ -6,7 +6,7 @@
 //! fewer); a negative one, `-d`, means it does not force a road within `d` plies. Both are
 //! decided by [`crate::tinue::brute`] over all legal moves, with half-komi 0.
 
-use crate::board::{Color, Position, Role};
+use crate::board::{Color, Game, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
 use crate::rng::Rng;
@@ -198,8 +198,7 @@ fn measure_sized<const N: usize>(
     };
     let started = Instant::now();
     let result = search::search(
-        &pos,
-        &[(pos.hash(), true)],
+        &Game::new(pos.clone()),
         &limits,
         &config,
         tt,

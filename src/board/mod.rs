@@ -17,6 +17,7 @@
 //! `crate::movegen`.
 
 mod bitboard;
+mod history;
 mod make;
 mod moves;
 mod piece;
@@ -25,6 +26,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geo};
+pub use history::{Game, History};
 pub use make::Undo;
 pub use moves::{drops_of_mask, mask_of_drops, Move, MovePtn};
 pub use piece::{Color, Role};

@@ -40,10 +40,8 @@ pub struct Worker<'a, const N: usize> {
     time: Option<&'a TimeManager>,
     pub(super) history: History,
     pickers: Vec<MovePicker>,
-    /// Hashes of the game so far and of the current path.
-    hashes: Vec<u64>,
-    /// For each entry of `hashes`, the number of reversible plies (spreads) leading to it.
-    reversible: Vec<u32>,
+    /// The game so far and the current path, for repetitions.
+    path: crate::board::History,
     pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Root moves skipped (the better lines of MultiPV).
@@ -58,24 +56,16 @@ pub struct Worker<'a, const N: usize> {
 }
 
 impl<'a, const N: usize> Worker<'a, N> {
-    /// A worker for `pos`, whose game history (oldest first, `pos` last) is `game`.
+    /// A worker for `pos`, whose game history (`pos` last) is `game`.
     pub fn new(
         pos: Position<N>,
-        game: &[(u64, bool)],
+        game: &crate::board::History,
         shared: &'a Shared<'a>,
         time: Option<&'a TimeManager>,
     ) -> Self {
-        let mut hashes = Vec::with_capacity(game.len() + MAX_PLY + 2);
-        let mut reversible = Vec::with_capacity(game.len() + MAX_PLY + 2);
-        let mut run = 0;
-        for &(hash, by_placement) in game {
-            run = if by_placement { 0 } else { run + 1 };
-            hashes.push(hash);
-            reversible.push(run);
-        }
-        if hashes.last() != Some(&pos.hash()) {
-            hashes.push(pos.hash());
-            reversible.push(0);
+        let mut path = game.with_room(MAX_PLY + 2);
+        if path.last() != Some(pos.hash()) {
+            path.push(pos.hash(), true);
         }
         let lmr = (0..64)
             .map(|d| {
@@ -95,8 +85,7 @@ impl<'a, const N: usize> Worker<'a, N> {
             time,
             history: History::default(),
             pickers: (0..MAX_PLY + 1).map(|_| MovePicker::default()).collect(),
-            hashes,
-            reversible,
+            path,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
             excluded: SmallVec::new(),
@@ -148,30 +137,13 @@ impl<'a, const N: usize> Worker<'a, N> {
 
     fn make(&mut self, mv: Move) -> crate::board::Undo {
         let undo = self.pos.make(mv);
-        let run = if mv.is_placement() {
-            0
-        } else {
-            self.reversible.last().copied().unwrap_or(0) + 1
-        };
-        self.hashes.push(self.pos.hash());
-        self.reversible.push(run);
+        self.path.push_move(self.pos.hash(), mv);
         undo
     }
 
     fn unmake(&mut self, mv: Move, undo: crate::board::Undo) {
-        self.hashes.pop();
-        self.reversible.pop();
+        self.path.pop();
         self.pos.unmake(mv, undo);
-    }
-
-    /// Whether the current position occurred before since the last placement.
-    fn is_repetition(&self) -> bool {
-        let last = self.hashes.len() - 1;
-        let run = self.reversible[last] as usize;
-        let hash = self.hashes[last];
-        (2..=run.min(last))
-            .step_by(2)
-            .any(|k| self.hashes[last - k] == hash)
     }
 
     fn set_pv(&mut self, ply: usize, mv: Move) {
@@ -286,7 +258,7 @@ impl<'a, const N: usize> Worker<'a, N> {
             if let Some(result) = self.pos.result() {
                 return Score::of_result(result, me, p);
             }
-            if self.is_repetition() {
+            if self.path.is_repetition() {
                 return Score::DRAW;
             }
         }
@@ -359,12 +331,10 @@ impl<'a, const N: usize> Worker<'a, N> {
             {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 self.pos.make_null();
-                self.hashes.push(self.pos.hash());
-                self.reversible.push(0);
+                self.path.push(self.pos.hash(), true);
                 let score =
                     -self.alpha_beta(depth - 1 - r, -beta, -beta + 1, ply + 1, false, false);
-                self.hashes.pop();
-                self.reversible.pop();
+                self.path.pop();
                 self.pos.unmake_null();
                 if self.stopped {
                     return Score::DRAW;

@@ -19,7 +19,7 @@ pub mod tt;
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::board::{Move, Position};
+use crate::board::{Game, Move, Position};
 use crate::score::Score;
 use alpha_beta::{Shared, Worker};
 use params::*;
@@ -122,10 +122,8 @@ pub fn search_to_depth<const N: usize>(
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
-    let game = [(pos.hash(), true)];
     search(
-        pos,
-        &game,
+        &Game::new(pos.clone()),
         &limits,
         &SearchConfig::default(),
         tt,
@@ -134,18 +132,18 @@ pub fn search_to_depth<const N: usize>(
     )
 }
 
-/// Searches `pos` (whose game history, oldest first and `pos` last, is `game`: each position's
-/// hash and whether a placement led to it) within `limits`, reporting each iteration to
-/// `report`. Stops early when `stop` is set. Blocks until done.
+/// Searches the current position of `game` (its history counts for repetitions) within
+/// `limits`, reporting each iteration to `report`. Stops early when `stop` is set. Blocks until
+/// done.
 pub fn search<const N: usize>(
-    pos: &Position<N>,
-    game: &[(u64, bool)],
+    game: &Game<N>,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &(dyn Fn(&SearchInfo) + Sync),
 ) -> SearchResult {
+    let pos = game.position();
     let white = pos.side_to_move() == crate::board::Color::White;
     let time = TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos));
     log::debug!(
@@ -170,12 +168,12 @@ pub fn search<const N: usize>(
         for id in 1..threads {
             let shared = &shared;
             scope.spawn(move || {
-                let mut helper = Worker::new(pos.clone(), game, shared, None);
+                let mut helper = Worker::new(pos.clone(), game.history(), shared, None);
                 iterate(&mut helper, 1 + (id as u32 % 2), max_depth, 1, None);
                 helper.flush_nodes();
             });
         }
-        let mut main = Worker::new(pos.clone(), game, &shared, Some(&time));
+        let mut main = Worker::new(pos.clone(), game.history(), &shared, Some(&time));
         let driver = Driver {
             time: &time,
             report,

@@ -32,7 +32,7 @@
 //!   normal search (a fixed node budget), so that a GUI always gets exactly one `bestmove`;
 //! - in play, [`root_check`] runs with a small budget before each timed search;
 //! - [`solve_tps`] is the size-erased entry for tools (`cairn analyze --solve`), and
-//!   [`tactics`] measures prover and search on the test files (`cairn tactics`).
+//!   [`crate::tactics`] measures prover and search on the test files (`cairn tactics`).
 
 pub mod brute;
 mod prover;

@@ -14,7 +14,7 @@
 //! ([`Shard`]): shard `i` of `n` plays a contiguous range of the numbers, and the data lines of
 //! shards `1/n .. n/n` concatenated in order are exactly the data lines of the whole run.
 
-use crate::board::{GameResult, Position};
+use crate::board::{Game, GameResult, Position};
 use crate::notation::tps;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
@@ -257,14 +257,14 @@ pub fn generate<const N: usize>(
 /// Plays game number `game`: its result (`None` if stopped at the ply limit) and its data lines.
 fn play<const N: usize>(
     settings: &Settings,
-    game: u64,
+    number: u64,
     tt: &mut TranspositionTable,
 ) -> (Option<GameResult>, Vec<String>) {
-    let mut rng = Rng::new(settings.seed ^ game.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    let mut rng = Rng::new(settings.seed ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03));
     tt.clear();
-    let mut pos = Position::<N>::start();
-    pos.set_half_komi(settings.half_komi);
-    let mut history = vec![(pos.hash(), true)];
+    let mut start = Position::<N>::start();
+    start.set_half_komi(settings.half_komi);
+    let mut game = Game::new(start);
     let mut kept = Vec::new();
     let limits = Limits {
         nodes: Some(settings.nodes),
@@ -272,7 +272,11 @@ fn play<const N: usize>(
     };
     let config = SearchConfig::default();
     let stop = AtomicBool::new(false);
-    while pos.result().is_none() && pos.ply() < settings.max_plies {
+    loop {
+        let pos = game.position();
+        if pos.result().is_some() || pos.ply() >= settings.max_plies {
+            break;
+        }
         let random = pos.ply() < 2 || (pos.ply() < 10 && rng.below(10) == 0);
         let keep =
             !pos.is_opening() && pos.winning_move().is_none() && pos.flat_win_in_one().is_none();
@@ -281,19 +285,18 @@ fn play<const N: usize>(
             (moves[rng.below(moves.len())], None)
         } else {
             stop.store(false, Relaxed);
-            let found = search::search(&pos, &history, &limits, &config, tt, &stop, &|_| {});
+            let found = search::search(&game, &limits, &config, tt, &stop, &|_| {});
             match found.best {
                 Some(mv) => (mv, Some(found.score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP))),
                 None => (pos.legal_moves()[0], None),
             }
         };
         if keep {
-            kept.push((tps::to_tps(&pos), score));
+            kept.push((tps::to_tps(pos), score));
         }
-        pos.make(mv);
-        history.push((pos.hash(), mv.is_placement()));
+        game.play(mv);
     }
-    let result = pos.result();
+    let result = game.position().result();
     let label = result.map_or("1/2-1/2", GameResult::ptn);
     let lines = kept
         .into_iter()
