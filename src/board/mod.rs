@@ -17,6 +17,7 @@
 //! `crate::movegen`.
 
 mod bitboard;
+mod builder;
 mod history;
 mod make;
 mod moves;
@@ -26,6 +27,7 @@ mod square;
 pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geo};
+pub use builder::{BuildError, Builder};
 pub use history::{Game, History};
 pub use make::Undo;
 pub use moves::{drops_of_mask, mask_of_drops, Move, MovePtn};
@@ -110,8 +112,8 @@ impl<const N: usize> Position<N> {
         Self::empty_at_ply(0)
     }
 
-    /// An empty board at a given ply with full reserves (building block for TPS).
-    pub(crate) fn empty_at_ply(ply: u32) -> Self {
+    /// An empty board at a given ply with full reserves (building block for [`Builder`]).
+    fn empty_at_ply(ply: u32) -> Self {
         let mut pos = Position {
             stacks: [0; 64],
             heights: [0; 64],
@@ -131,7 +133,7 @@ impl<const N: usize> Position<N> {
 
     /// Puts a stack (colours bottom to top, role of the top) on an empty square and takes its
     /// pieces from the reserves. Returns `false`, changing nothing, if a reserve would go below 0.
-    pub(crate) fn put_stack(&mut self, sq: Square, colors: &[Color], top: Role) -> bool {
+    fn put_stack(&mut self, sq: Square, colors: &[Color], top: Role) -> bool {
         debug_assert!(self.heights[sq.index()] == 0 && !colors.is_empty());
         let mut stones = self.stones;
         let mut caps = self.capstones;
@@ -394,7 +396,11 @@ pub fn transform_square<const N: usize>(sq: Square, symmetry: u8) -> Square {
 
 impl<const N: usize> fmt::Debug for Position<N> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Position<{N}>({})", crate::notation::tps::to_tps(self))
+        write!(
+            f,
+            "Position<{N}>(ply {}, half-komi {}, hash {:016x})\n{self}",
+            self.ply, self.half_komi, self.hash
+        )
     }
 }
 

@@ -17,7 +17,9 @@
 //! assert_eq!(tps::to_tps(&pos), "x4,1/x5/x5/x5/2,x4 1 2");
 //! ```
 
-use crate::board::{reserves_for_size, sizes_text, Color, Position, Role, Square, MAX_SIZE, SIZES};
+use crate::board::{
+    sizes_text, BuildError, Builder, Color, Position, Role, Square, MAX_SIZE, SIZES,
+};
 use std::fmt;
 use std::str::FromStr;
 
@@ -90,6 +92,8 @@ pub enum TpsError {
         /// How many the player has at this size.
         max: u8,
     },
+    /// Another rule of a position broken (the board builder's check).
+    Board(BuildError),
 }
 
 impl fmt::Display for TpsError {
@@ -127,6 +131,7 @@ impl fmt::Display for TpsError {
                 f,
                 "{color} has {found} {kind} on the board, but only {max} in the game"
             ),
+            TpsError::Board(e) => write!(f, "{e}"),
         }
     }
 }
@@ -260,36 +265,26 @@ impl Tps {
                 expected: N,
             });
         }
-        let (stones, caps) = reserves_for_size(N).expect("N is a supported size");
-        for color in Color::ALL {
-            let mut used = [0usize; 2];
-            for stack in self.squares.iter().flatten() {
-                for (i, &c) in stack.colors.iter().enumerate() {
-                    if c == color {
-                        let is_cap = i + 1 == stack.colors.len() && stack.top == Role::Cap;
-                        used[is_cap as usize] += 1;
-                    }
-                }
-            }
-            for (kind, found, max) in [("stones", used[0], stones), ("capstones", used[1], caps)] {
-                if found > max as usize {
-                    return Err(TpsError::Reserves {
-                        color,
-                        kind,
-                        found,
-                        max,
-                    });
-                }
-            }
-        }
-        let mut pos = Position::<N>::empty_at_ply(self.ply());
+        let mut builder = Builder::<N>::new(self.ply());
         for (i, stack) in self.squares.iter().enumerate() {
             if let Some(stack) = stack {
-                let placed = pos.put_stack(Square(i as u8), &stack.colors, stack.top);
-                debug_assert!(placed, "reserves were checked above");
+                builder.stack(Square(i as u8), &stack.colors, stack.top);
             }
         }
-        Ok(pos)
+        builder.build().map_err(|e| match e {
+            BuildError::Reserves {
+                color,
+                kind,
+                found,
+                max,
+            } => TpsError::Reserves {
+                color,
+                kind,
+                found,
+                max,
+            },
+            other => TpsError::Board(other),
+        })
     }
 }
 
