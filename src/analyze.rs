@@ -82,9 +82,9 @@ pub struct AnalyzeArgs {
     /// Search nodes (with no --movetime, the search stops only at this count).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
-    /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    pub threads: u16,
+    /// Search threads (default: one per core of the machine).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
     /// Transposition table size, MiB.
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub hash: u32,
@@ -264,9 +264,14 @@ fn table(args: &AnalyzeArgs) -> Result<TranspositionTable, String> {
         .map_err(|e| format!("--hash {}: {e}", args.hash))
 }
 
+/// The machine's cores, as the default thread count of an analysis.
+fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 fn config(args: &AnalyzeArgs, multipv: usize) -> SearchConfig {
     SearchConfig {
-        threads: args.threads as usize,
+        threads: args.threads.map_or_else(every_core, usize::from),
         multipv,
         move_overhead_ms: 0,
     }
