@@ -381,8 +381,11 @@ fn connection(
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "an unknown address".to_string(), |a| a.to_string());
-    let full = slot.as_ref().err().map(|(_, max)| *max);
-    let mut ws = match handshake(stream, policy, full) {
+    let (mut slot, full) = match slot {
+        Ok(slot) => (Some(slot), None),
+        Err((slot, max)) => (Some(slot), Some(max)),
+    };
+    let mut ws = match handshake(stream, policy, full, &mut slot) {
         Ok(ws) => ws,
         Err(Refused::Origin(origin)) => {
             log::warn!(
@@ -466,11 +469,14 @@ fn connection(
 
 /// The server side of the opening handshake, with a deadline: refuses a web page of an origin
 /// `policy` does not allow, then, when `full` (the connection limit) is given, every request;
-/// then sets the read timeout used for polling.
+/// then sets the read timeout used for polling. A refused connection gives back its `slot`
+/// before the refusal is written, so a client that reads it and connects again at once is
+/// never counted twice.
 fn handshake(
     stream: TcpStream,
     policy: &Policy,
     full: Option<usize>,
+    slot: &mut Option<Slot>,
 ) -> Result<WebSocket<TcpStream>, Refused> {
     let failed = |e: io::Error| Refused::Handshake(e.to_string());
     stream
@@ -489,10 +495,12 @@ fn handshake(
     let check = |request: &Request, response: Response| {
         if let Some(origin) = policy.refused_origin(request) {
             refused = Some(Refused::Origin(origin));
+            slot.take();
             return Err(refusal(StatusCode::FORBIDDEN, "origin not allowed"));
         }
         if let Some(max) = full {
             refused = Some(Refused::Full(max));
+            slot.take();
             return Err(refusal(
                 StatusCode::SERVICE_UNAVAILABLE,
                 "too many connections",
