@@ -225,7 +225,7 @@ fn limits(args: &AnalyzeArgs, default_ms: u64) -> Limits {
 
 /// The outcome of one search, with its last reported lines.
 struct Searched {
-    result: search::SearchResult,
+    result: search::SearchResult<Move>,
     /// The last finished line per MultiPV index (index 0 = best).
     lines: Vec<SearchInfo>,
     secs: f64,
@@ -251,7 +251,15 @@ fn run_search<const N: usize>(
         }
         lines[k] = info.clone();
     };
-    let result = search::search(at, limits, config, tt, &stop, &report);
+    let result = search::search(
+        at.position(),
+        at.history(),
+        limits,
+        config,
+        tt,
+        &stop,
+        &report,
+    );
     Searched {
         result,
         lines: lines.into_inner().unwrap_or_else(|e| e.into_inner()),

@@ -99,7 +99,7 @@ pub trait AnyGame: Send {
         tt: &TranspositionTable,
         stop: &AtomicBool,
         reporter: &Reporter,
-    ) -> search::SearchResult;
+    ) -> search::SearchResult<Move>;
     /// Runs the tinue prover ([`crate::tinue`]) to completion on the calling thread within
     /// `limits` (movetime, nodes, depth in plies; none: until `stop`) and reports its proof and
     /// first move; without a proof, says so and reports the best move of a short search.
@@ -110,7 +110,7 @@ pub trait AnyGame: Send {
         tt: &TranspositionTable,
         stop: &AtomicBool,
         reporter: &Reporter,
-    ) -> search::SearchResult;
+    ) -> search::SearchResult<Move>;
     /// A copy, to hand to a search thread.
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// The first legal move in canonical PTN (a last-resort answer), if there is one.
@@ -153,7 +153,7 @@ impl<const N: usize> AnyGame for Game<N> {
         tt: &TranspositionTable,
         stop: &AtomicBool,
         reporter: &Reporter,
-    ) -> search::SearchResult {
+    ) -> search::SearchResult<Move> {
         let started = Instant::now();
         if let Some(result) = self.position().result() {
             reporter(SearchEvent::Message(format!("the game is over ({result})")));
@@ -172,7 +172,15 @@ impl<const N: usize> AnyGame for Game<N> {
             }
         }
         let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
-        let result = search::search(self, &limits, config, tt, stop, &info);
+        let result = search::search(
+            self.position(),
+            self.history(),
+            &limits,
+            config,
+            tt,
+            stop,
+            &info,
+        );
         report_final::<N>(&result, started, tt.hashfull(), reporter);
         result
     }
@@ -184,7 +192,7 @@ impl<const N: usize> AnyGame for Game<N> {
         tt: &TranspositionTable,
         stop: &AtomicBool,
         reporter: &Reporter,
-    ) -> search::SearchResult {
+    ) -> search::SearchResult<Move> {
         let started = Instant::now();
         let tinue_limits = TinueLimits::from_search_limits(
             limits,
@@ -228,11 +236,11 @@ fn report_proof<const N: usize>(
     proof: &TinueResult,
     started: Instant,
     reporter: &Reporter,
-) -> search::SearchResult {
+) -> search::SearchResult<Move> {
     let Some((plies, pv)) = proof.proof() else {
         unreachable!("report_proof needs a proof")
     };
-    let result = search::SearchResult {
+    let result = search::SearchResult::<Move> {
         best: Some(pv[0]),
         score: Score::win_in(plies, WinKind::Road),
         depth: plies,
@@ -251,7 +259,7 @@ fn report_proof<const N: usize>(
 /// Whatever the last iteration reported, a GUI thus shows what the search really did and the
 /// line it plays.
 fn report_final<const N: usize>(
-    result: &search::SearchResult,
+    result: &search::SearchResult<Move>,
     started: Instant,
     hashfull: u32,
     reporter: &Reporter,
@@ -512,7 +520,11 @@ impl Engine {
     }
 
     /// Runs a search on the calling thread and returns its result (for bench and tools).
-    pub fn search_blocking(&mut self, limits: Limits, reporter: Reporter) -> search::SearchResult {
+    pub fn search_blocking(
+        &mut self,
+        limits: Limits,
+        reporter: Reporter,
+    ) -> search::SearchResult<Move> {
         self.wait();
         let stop = AtomicBool::new(false);
         self.game

@@ -48,6 +48,7 @@ pub mod rng;
 pub mod score;
 pub mod search;
 pub mod tactics;
+pub mod tak;
 pub mod tei;
 pub mod tinue;
 pub mod tune;

@@ -6,7 +6,7 @@
 //! fewer); a negative one, `-d`, means it does not force a road within `d` plies. Both are
 //! decided by [`crate::tinue::brute`] over all legal moves, with half-komi 0.
 
-use crate::board::{Color, Game, Position, Role};
+use crate::board::{Color, History, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
 use crate::rng::Rng;
@@ -198,7 +198,8 @@ fn measure_sized<const N: usize>(
     };
     let started = Instant::now();
     let result = search::search(
-        &Game::new(pos.clone()),
+        &pos,
+        &History::new(pos.hash()),
         &limits,
         &config,
         tt,

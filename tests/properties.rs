@@ -310,7 +310,7 @@ fn defences_complete<const N: usize>(seed: u64) -> usize {
         if pos.is_over() || pos.winning_move().is_some() {
             continue;
         }
-        let Some((squares, guard, relevant)) = pos.placement_defence_squares() else {
+        let Some((squares, _, _)) = pos.placement_defence_squares() else {
             continue;
         };
         assert_eq!(squares, pos.completing_placements(!me));
@@ -329,7 +329,7 @@ fn defences_complete<const N: usize>(seed: u64) -> usize {
             .filter(|&m| stops(m))
             .collect();
         let mut picker = MovePicker::default();
-        picker.fill_defences(&pos, guard, relevant);
+        assert!(picker.fill_defences(&pos).is_some());
         let mut candidates = Vec::new();
         while let Some((mv, _)) = picker.pick() {
             candidates.push(mv);

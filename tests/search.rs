@@ -7,7 +7,10 @@ use cairn::score::WinKind;
 use cairn::search::{search_to_depth, TranspositionTable};
 use common::random_positions;
 
-fn best<const N: usize>(pos: &Position<N>, depth: u32) -> cairn::search::SearchResult {
+fn best<const N: usize>(
+    pos: &Position<N>,
+    depth: u32,
+) -> cairn::search::SearchResult<cairn::board::Move> {
     search_to_depth(pos, depth, &TranspositionTable::new(4))
 }
 

@@ -1,20 +1,20 @@
 //! The search worker: negamax principal variation search with a transposition table.
 //!
-//! Each node, in order: stop check; terminal result (road, flats with komi), repetition; an
-//! immediate road win (checked at every node, so a win in one is never missed); mate-distance
-//! bounds; the leaf evaluation at depth 0; the table probe; reverse futility and null-move
-//! pruning when the opponent has no road threat; then the ordered move loop with futility and
-//! late-move pruning, late-move reductions and PVS re-searches. Proven scores never come from a
-//! pruned or null-move search (see [`crate::score`]).
+//! Each node, in order: stop check; terminal result (in Tak a road, or flats with komi),
+//! repetition; an immediate win (checked at every node, so a win in one is never missed);
+//! mate-distance bounds; the leaf evaluation at depth 0; the table probe; reverse futility and
+//! null-move pruning when the opponent has no threat to win at once; then the ordered move loop
+//! with futility and late-move pruning, late-move reductions and PVS re-searches. Proven scores
+//! never come from a pruned or null-move search (see [`crate::score`]). What each of those
+//! means for a game comes from its [`SearchGame`] hooks.
 
+use super::game::SearchGame;
 use super::history::History;
 use super::ordering::{MovePicker, OrderContext};
 use super::params::*;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
-use crate::board::{Bitboard, Color, Move, Position, Role};
-use crate::eval::evaluate;
-use crate::score::{Score, WinKind};
+use crate::score::Score;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
@@ -34,18 +34,18 @@ pub struct Shared<'a> {
 }
 
 /// One thread's search state.
-pub struct Worker<'a, const N: usize> {
-    pub(super) pos: Position<N>,
+pub struct Worker<'a, G: SearchGame> {
+    pub(super) pos: G,
     shared: &'a Shared<'a>,
     time: Option<&'a TimeManager>,
-    pub(super) history: History,
-    pickers: Vec<MovePicker>,
+    pub(super) history: History<G::Move>,
+    pickers: Vec<MovePicker<G::Move>>,
     /// The game so far and the current path, for repetitions.
     path: crate::board::History,
-    pub(super) pv: Vec<[Option<Move>; MAX_PLY + 1]>,
+    pub(super) pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Root moves skipped (the better lines of MultiPV).
-    pub(super) excluded: SmallVec<[Move; 8]>,
+    pub(super) excluded: SmallVec<[G::Move; 8]>,
     lmr: Vec<[u8; 64]>,
     pub(super) nodes: u64,
     unflushed: u64,
@@ -55,10 +55,10 @@ pub struct Worker<'a, const N: usize> {
     root_depth: i32,
 }
 
-impl<'a, const N: usize> Worker<'a, N> {
+impl<'a, G: SearchGame> Worker<'a, G> {
     /// A worker for `pos`, whose game history (`pos` last) is `game`.
     pub fn new(
-        pos: Position<N>,
+        pos: G,
         game: &crate::board::History,
         shared: &'a Shared<'a>,
         time: Option<&'a TimeManager>,
@@ -135,18 +135,21 @@ impl<'a, const N: usize> Worker<'a, N> {
         self.unflushed = 0;
     }
 
-    fn make(&mut self, mv: Move) -> crate::board::Undo {
+    #[inline]
+    fn make(&mut self, mv: G::Move) -> G::Undo {
         let undo = self.pos.make(mv);
-        self.path.push_move(self.pos.hash(), mv);
+        let fresh = self.pos.is_irreversible(mv, &undo);
+        self.path.push(self.pos.hash(), fresh);
         undo
     }
 
-    fn unmake(&mut self, mv: Move, undo: crate::board::Undo) {
+    #[inline]
+    fn unmake(&mut self, mv: G::Move, undo: G::Undo) {
         self.path.pop();
         self.pos.unmake(mv, undo);
     }
 
-    fn set_pv(&mut self, ply: usize, mv: Move) {
+    fn set_pv(&mut self, ply: usize, mv: G::Move) {
         let child = ply + 1;
         let len = if child <= MAX_PLY {
             self.pv_len[child]
@@ -160,37 +163,36 @@ impl<'a, const N: usize> Worker<'a, N> {
         self.pv_len[ply] = 1 + len.min(MAX_PLY - 1);
     }
 
-    /// The horizon: the static evaluation, unless the opponent threatens to complete a road
-    /// next ply. Then only the moves that stop every such threat are searched (recursively, up to
-    /// `QS_MAX_DEPTH` plies), and having none is a proven loss. The caller has checked that the
-    /// game is not over and that the side to move cannot win at once.
+    /// The horizon: the static evaluation, unless the opponent threatens to win at once (in
+    /// Tak: to complete a road by a placement). Then only the moves that could stop it
+    /// ([`SearchGame::defences`]) are searched (recursively, up to `QS_MAX_DEPTH` plies), and
+    /// having none that works is a proven loss. The caller has checked that the game is not over
+    /// and that the side to move cannot win at once.
     fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize, qdepth: u32) -> Score {
         self.seldepth = self.seldepth.max(ply as u32);
-        let me = self.pos.side_to_move();
-        if self.pos.flat_win_in_one().is_some() {
-            return Score::win_in(ply as u32 + 1, WinKind::Flats);
+        if let Some(kind) = self.pos.horizon_win() {
+            return Score::win_in(ply as u32 + 1, kind);
         }
-        // Only placement threats are looked for here (four floods); spread threats are left to
-        // the evaluation. Each defence is still checked against every threat below.
-        let Some((_, guard, relevant)) = self.pos.placement_defence_squares() else {
-            return evaluate(&self.pos);
-        };
         if qdepth >= QS_MAX_DEPTH || ply >= MAX_PLY - 2 {
-            return evaluate(&self.pos);
+            return self.pos.evaluate();
         }
         let mut picker = std::mem::take(&mut self.pickers[ply]);
-        picker.fill_defences(&self.pos, guard, relevant);
-        let mut best = Score::loss_in(ply as u32 + 2, WinKind::Road);
+        let Some(threat) = picker.fill_defences(&self.pos) else {
+            self.pickers[ply] = picker;
+            return self.pos.evaluate();
+        };
+        let mut best = Score::loss_in(ply as u32 + 2, threat);
         while let Some((mv, _)) = picker.pick() {
             self.count_node();
             if self.stopped {
                 break;
             }
             let undo = self.make(mv);
-            let score = if self.pos.winning_move().is_some() {
+            // A defence that leaves the opponent a win at once is no defence.
+            let score = if self.pos.win_in_one(&[]).is_some() {
                 None
-            } else if let Some(result) = self.pos.result() {
-                Some(-Score::of_result(result, !me, ply as u32 + 1))
+            } else if let Some(over) = self.pos.terminal(ply as u32 + 1) {
+                Some(-over)
             } else {
                 Some(-self.quiesce(-beta, -alpha, ply + 1, qdepth + 1))
             };
@@ -210,28 +212,15 @@ impl<'a, const N: usize> Worker<'a, N> {
         best
     }
 
-    /// Whether `mv`, just played by `me`, leaves `me` two or more placements that complete a
-    /// road (a double Tak threat, often a forced win): such moves are searched one ply deeper.
-    /// Only at interior nodes, for placements on a threat square and for spreads, and no
-    /// deeper than twice the iteration's depth.
+    /// Whether `mv`, just played, is searched one ply deeper ([`SearchGame::extends`]: in Tak
+    /// a double road threat). Only at interior nodes, and no deeper than twice the iteration's
+    /// depth.
     #[inline]
-    fn double_threat(
-        &self,
-        mv: Move,
-        me: Color,
-        depth: i32,
-        ply: usize,
-        threats: Bitboard,
-    ) -> bool {
+    fn extended(&self, mv: G::Move, depth: i32, ply: usize, tactics: &G::Tactics) -> bool {
         DOUBLE_THREAT_EXTENSION
             && depth >= 2
             && (ply as i32) < 2 * self.root_depth
-            && match mv.role() {
-                Some(Role::Wall) => false,
-                Some(_) => threats.contains(mv.square()),
-                None => true,
-            }
-            && self.pos.completing_placements(me).count() >= 2
+            && self.pos.extends(mv, tactics)
     }
 
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
@@ -252,38 +241,30 @@ impl<'a, const N: usize> Worker<'a, N> {
         if self.stopped {
             return Score::DRAW;
         }
-        let me = self.pos.side_to_move();
+        let me = self.pos.side();
         let p = ply as u32;
         if ply > 0 {
-            if let Some(result) = self.pos.result() {
-                return Score::of_result(result, me, p);
+            if let Some(over) = self.pos.terminal(p) {
+                return over;
             }
             if self.path.is_repetition() {
-                return Score::DRAW;
+                return self.pos.repetition(p);
             }
         }
-        // A road in one is always found, at every node.
-        if let Some(win) = self.pos.winning_move() {
-            if ply > 0 || !self.excluded.contains(&win) {
-                self.pv_len[ply + 1] = 0;
-                self.set_pv(ply, win);
-                return Score::win_in(p + 1, WinKind::Road);
-            }
-        }
-        if let Some(win) = self.pos.flat_win_in_one() {
-            if ply > 0 || !self.excluded.contains(&win) {
-                self.pv_len[ply + 1] = 0;
-                self.set_pv(ply, win);
-                return Score::win_in(p + 1, WinKind::Flats);
-            }
+        // A win in one is always found, at every node.
+        let skip: &[G::Move] = if ply == 0 { &self.excluded } else { &[] };
+        if let Some((win, kind)) = self.pos.win_in_one(skip) {
+            self.pv_len[ply + 1] = 0;
+            self.set_pv(ply, win);
+            return Score::win_in(p + 1, kind);
         }
         if ply >= MAX_PLY - 2 {
-            return evaluate(&self.pos);
+            return self.pos.evaluate();
         }
         if ply > 0 {
-            // We cannot win sooner than a flat win next move, nor lose sooner than a flat loss.
-            alpha = alpha.max(Score::loss_in(p + 1, WinKind::Flats));
-            beta = beta.min(Score::win_in(p + 1, WinKind::Flats));
+            // We cannot win sooner than the slowest win next move, nor lose sooner.
+            alpha = alpha.max(Score::loss_in(p + 1, G::SLOWEST_WIN));
+            beta = beta.min(Score::win_in(p + 1, G::SLOWEST_WIN));
             if alpha >= beta {
                 return alpha;
             }
@@ -293,12 +274,12 @@ impl<'a, const N: usize> Worker<'a, N> {
                 return self.quiesce(alpha, beta, ply, 0);
             }
             self.seldepth = self.seldepth.max(p);
-            return evaluate(&self.pos);
+            return self.pos.evaluate();
         }
 
         // Transposition table.
         let hash = self.pos.hash();
-        let hit = self.shared.tt.probe(hash, p);
+        let hit = self.shared.tt.probe::<G::Move>(hash, p);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {
             if !pv_node && h.depth as i32 >= depth {
@@ -314,21 +295,17 @@ impl<'a, const N: usize> Worker<'a, N> {
         }
         let eval = match hit {
             Some(h) => Score(h.eval as i32),
-            None => evaluate(&self.pos),
+            None => self.pos.evaluate(),
         };
 
-        // The opponent's road-in-one threat turns off the pruning that assumes a quiet position.
-        let threatened = self.pos.winning_move_for(!me).is_some();
+        // The opponent's threat to win at once turns off the pruning that assumes a quiet
+        // position.
+        let threatened = self.pos.threatened();
         if !pv_node && !threatened && !beta.is_proven() {
             if depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0 {
                 return eval;
             }
-            if null_ok
-                && depth >= NMP_MIN_DEPTH
-                && eval >= beta
-                && !self.pos.is_opening()
-                && self.pos.stones_left(me) >= NMP_MIN_STONES
-            {
+            if null_ok && depth >= NMP_MIN_DEPTH && eval >= beta && self.pos.null_move_ok() {
                 let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
                 self.pos.make_null();
                 self.path.push(self.pos.hash(), true);
@@ -346,19 +323,10 @@ impl<'a, const N: usize> Worker<'a, N> {
         }
 
         // Moves, best first.
-        let ctx = OrderContext {
+        let ctx = OrderContext::<G> {
             tt_move,
             killers: self.history.killers(ply),
-            block_squares: if threatened {
-                self.pos.completing_placements(!me)
-            } else {
-                Bitboard::EMPTY
-            },
-            threat_squares: if depth >= 2 {
-                self.pos.placement_threats(me)
-            } else {
-                Bitboard::EMPTY
-            },
+            tactics: self.pos.tactics(threatened, depth >= 2),
         };
         self.history.clear_killers(ply);
         let mut picker = std::mem::take(&mut self.pickers[ply]);
@@ -386,7 +354,7 @@ impl<'a, const N: usize> Worker<'a, N> {
             }
             let undo = self.make(mv);
             let mut new_depth = depth - 1;
-            if self.double_threat(mv, me, depth, ply, ctx.threat_squares) {
+            if self.extended(mv, depth, ply, &ctx.tactics) {
                 new_depth += 1;
             }
             let mut score;
@@ -434,8 +402,12 @@ impl<'a, const N: usize> Worker<'a, N> {
                 }
             }
         }
+        let no_moves = picker.is_empty();
         self.pickers[ply] = picker;
         if searched == 0 {
+            if no_moves {
+                return self.pos.no_moves(p);
+            }
             // Only at the root, when MultiPV has excluded every move.
             return -Score::INFINITE;
         }

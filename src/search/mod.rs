@@ -10,16 +10,18 @@
 //! totals, for the caller's final report.
 
 mod alpha_beta;
+pub mod game;
 pub mod history;
 pub mod ordering;
 pub mod params;
 pub mod time;
 pub mod tt;
 
+pub use game::{MoveBuf, SearchGame, SearchMove};
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::board::{Game, Move, Position};
+use crate::board::History;
 use crate::score::Score;
 use alpha_beta::{Shared, Worker};
 use params::*;
@@ -45,7 +47,7 @@ pub struct SearchInfo {
     pub time_ms: u64,
     /// Table fill, permille.
     pub hashfull: u32,
-    /// The principal variation in canonical PTN.
+    /// The principal variation, in the game's notation (canonical PTN for Tak).
     pub pv: Vec<String>,
 }
 
@@ -70,11 +72,11 @@ impl Default for SearchConfig {
     }
 }
 
-/// The outcome of a search.
+/// The outcome of a search for a game whose moves are `M`.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<M> {
     /// The move to play (`None` only if the game is over or there is no legal move).
-    pub best: Option<Move>,
+    pub best: Option<M>,
     /// Its score: from the deepest search of its line, or without one the static evaluation
     /// (the game's result if it is over).
     pub score: Score,
@@ -84,46 +86,46 @@ pub struct SearchResult {
     /// The deepest ply that search reached.
     pub seldepth: u32,
     /// The principal variation of `best` (starting with it; empty when there is no move).
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
     /// Nodes searched by all threads.
     pub nodes: u64,
     /// When the search stopped searching (before `go infinite` waited for `stop`).
     pub ended: Instant,
 }
 
-/// Estimated moves left for the side to move, for time allocation: about one per piece in
-/// hand (games rarely outlast the reserves by much), never fewer than 10.
-fn moves_left<const N: usize>(pos: &Position<N>) -> u64 {
-    let me = pos.side_to_move();
-    ((pos.stones_left(me) + pos.caps_left(me)) as u64).max(10)
+/// The clock that `limits` give the side to move of `pos`.
+fn time_manager<G: SearchGame>(pos: &G, limits: &Limits, config: &SearchConfig) -> TimeManager {
+    // The first player's clock is the protocol's `wtime` (Tak's White).
+    let first = pos.side() == 0;
+    TimeManager::new(limits, first, config.move_overhead_ms, pos.moves_left())
 }
 
 /// The time a search of `pos` under `limits` would plan to use, if the limits are a clock or a
 /// fixed move time (for work done before the search, such as the tinue check).
-pub fn time_budget<const N: usize>(
-    pos: &Position<N>,
+pub fn time_budget<G: SearchGame>(
+    pos: &G,
     limits: &Limits,
     config: &SearchConfig,
 ) -> Option<Duration> {
-    let white = pos.side_to_move() == crate::board::Color::White;
-    TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos)).planned()
+    time_manager(pos, limits, config).planned()
 }
 
 /// Searches `pos` alone (no game before it) to a fixed `depth` on one thread, reporting nothing:
 /// the deterministic search that tools and tests use. Clear `tt` first for a result that does not
 /// depend on earlier searches.
-pub fn search_to_depth<const N: usize>(
-    pos: &Position<N>,
+pub fn search_to_depth<G: SearchGame>(
+    pos: &G,
     depth: u32,
     tt: &TranspositionTable,
-) -> SearchResult {
+) -> SearchResult<G::Move> {
     let limits = Limits {
         depth: Some(depth),
         ..Limits::default()
     };
     let stop = AtomicBool::new(false);
     search(
-        &Game::new(pos.clone()),
+        pos,
+        &History::new(pos.hash()),
         &limits,
         &SearchConfig::default(),
         tt,
@@ -132,20 +134,19 @@ pub fn search_to_depth<const N: usize>(
     )
 }
 
-/// Searches the current position of `game` (its history counts for repetitions) within
+/// Searches `pos`, reached by the game `history` (`pos` last; it counts for repetitions), within
 /// `limits`, reporting each iteration to `report`. Stops early when `stop` is set. Blocks until
 /// done.
-pub fn search<const N: usize>(
-    game: &Game<N>,
+pub fn search<G: SearchGame>(
+    pos: &G,
+    history: &History,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,
     stop: &AtomicBool,
     report: &(dyn Fn(&SearchInfo) + Sync),
-) -> SearchResult {
-    let pos = game.position();
-    let white = pos.side_to_move() == crate::board::Color::White;
-    let time = TimeManager::new(limits, white, config.move_overhead_ms, moves_left(pos));
+) -> SearchResult<G::Move> {
+    let time = time_manager(pos, limits, config);
     log::debug!(
         "search: soft {:?} hard {:?} limits {limits:?}",
         time.soft(),
@@ -168,12 +169,12 @@ pub fn search<const N: usize>(
         for id in 1..threads {
             let shared = &shared;
             scope.spawn(move || {
-                let mut helper = Worker::new(pos.clone(), game.history(), shared, None);
+                let mut helper = Worker::new(pos.clone(), history, shared, None);
                 iterate(&mut helper, 1 + (id as u32 % 2), max_depth, 1, None);
                 helper.flush_nodes();
             });
         }
-        let mut main = Worker::new(pos.clone(), game.history(), &shared, Some(&time));
+        let mut main = Worker::new(pos.clone(), history, &shared, Some(&time));
         let driver = Driver {
             time: &time,
             report,
@@ -196,10 +197,7 @@ pub fn search<const N: usize>(
     // Every thread has ended and flushed its count.
     result.nodes = shared.nodes.load(Relaxed);
     if result.depth == 0 {
-        result.score = match pos.result() {
-            Some(over) => Score::of_result(over, pos.side_to_move(), 0),
-            None => crate::eval::evaluate(pos),
-        };
+        result.score = pos.terminal(0).unwrap_or_else(|| pos.evaluate());
         result.pv = result.best.into_iter().collect();
     }
     result
@@ -218,13 +216,13 @@ struct Driver<'a> {
 }
 
 /// Iterative deepening from `first` to `max_depth` with aspiration windows and MultiPV.
-fn iterate<const N: usize>(
-    worker: &mut Worker<'_, N>,
+fn iterate<G: SearchGame>(
+    worker: &mut Worker<'_, G>,
     first: u32,
     max_depth: u32,
     multipv: usize,
     driver: Option<&Driver>,
-) -> SearchResult {
+) -> SearchResult<G::Move> {
     let root_moves = worker.pos.legal_moves();
     let mut result = SearchResult {
         best: root_moves.first().copied(),
@@ -235,7 +233,7 @@ fn iterate<const N: usize>(
         nodes: 0,
         ended: Instant::now(),
     };
-    if root_moves.is_empty() || worker.pos.is_over() {
+    if root_moves.is_empty() || worker.pos.terminal(0).is_some() {
         return result;
     }
     let lines = multipv.min(root_moves.len());
@@ -244,13 +242,13 @@ fn iterate<const N: usize>(
     for depth in first..=max_depth {
         worker.excluded.clear();
         worker.seldepth = 0;
-        let mut found: Vec<(Score, Vec<Move>)> = Vec::with_capacity(lines);
+        let mut found: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
         for &guess in &previous {
             let score = aspiration(worker, depth, guess);
             if worker.stopped {
                 break;
             }
-            let pv: Vec<Move> = worker.pv[0][..worker.pv_len[0]]
+            let pv: Vec<G::Move> = worker.pv[0][..worker.pv_len[0]]
                 .iter()
                 .flatten()
                 .copied()
@@ -296,7 +294,7 @@ fn iterate<const N: usize>(
 }
 
 /// One root search with a window around `previous`, widened until the score falls inside.
-fn aspiration<const N: usize>(worker: &mut Worker<'_, N>, depth: u32, previous: Score) -> Score {
+fn aspiration<G: SearchGame>(worker: &mut Worker<'_, G>, depth: u32, previous: Score) -> Score {
     let mut width = ASPIRATION_WINDOW;
     let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_proven() {
         (previous - width, previous + width)
@@ -319,11 +317,11 @@ fn aspiration<const N: usize>(worker: &mut Worker<'_, N>, depth: u32, previous: 
     }
 }
 
-fn report_lines<const N: usize>(
-    worker: &Worker<'_, N>,
+fn report_lines<G: SearchGame>(
+    worker: &Worker<'_, G>,
     driver: &Driver,
     depth: u32,
-    found: &[(Score, Vec<Move>)],
+    found: &[(Score, Vec<G::Move>)],
 ) {
     let elapsed = driver.time.elapsed();
     let nodes = worker.shared_nodes();
@@ -340,7 +338,7 @@ fn report_lines<const N: usize>(
             nps,
             time_ms,
             hashfull,
-            pv: pv.iter().map(|m| m.ptn::<N>().to_string()).collect(),
+            pv: pv.iter().map(|&m| G::move_text(m)).collect(),
         });
     }
 }

@@ -24,7 +24,7 @@
 //! Otherwise it evicts the entry of least worth, `depth - 8 × age`, where `age` is how many
 //! searches ago it was written. [`TranspositionTable::new_search`] advances the age.
 
-use crate::board::Move;
+use super::game::SearchMove;
 use crate::score::Score;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering::Relaxed};
 
@@ -41,9 +41,9 @@ pub enum Bound {
 
 /// What a probe found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TtHit {
+pub struct TtHit<M> {
     /// The best or refuting move, if one was stored.
-    pub mv: Option<Move>,
+    pub mv: Option<M>,
     /// The score, already adjusted to the probing node's distance from the root.
     pub score: Score,
     /// The static evaluation stored with it.
@@ -66,12 +66,23 @@ const AGE_BITS: u32 = 5;
 const AGE_MASK: u8 = (1 << AGE_BITS) - 1;
 const MAX_DEPTH: u8 = 127;
 
-/// The entry's layout, low bits first: the move ([`Move::BITS`]), the score and the static
+/// The bits of an entry that hold the move: every game's [`SearchMove::BITS`] fits in them.
+pub const MOVE_FIELD_BITS: u32 = 18;
+
+/// The entry's layout, low bits first: the move ([`MOVE_FIELD_BITS`]), the score and the static
 /// evaluation (16 each), the depth (7), the bound (2) and the age.
-const SCORE_SHIFT: u32 = Move::BITS;
+const SCORE_SHIFT: u32 = MOVE_FIELD_BITS;
 const EVAL_SHIFT: u32 = SCORE_SHIFT + 16;
 
-fn pack(mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound, age: u8) -> u64 {
+fn pack<M: SearchMove>(
+    mv: Option<M>,
+    score: i16,
+    eval: i16,
+    depth: u8,
+    bound: Bound,
+    age: u8,
+) -> u64 {
+    const { assert!(M::BITS <= MOVE_FIELD_BITS) };
     mv.map_or(0, |m| m.bits() as u64)
         | (score as u16 as u64) << SCORE_SHIFT
         | (eval as u16 as u64) << EVAL_SHIFT
@@ -80,8 +91,8 @@ fn pack(mv: Option<Move>, score: i16, eval: i16, depth: u8, bound: Bound, age: u
         | ((age & AGE_MASK) as u64) << 59
 }
 
-fn move_of(data: u64) -> Option<Move> {
-    Move::from_bits(data as u32 & ((1 << Move::BITS) - 1))
+fn move_of<M: SearchMove>(data: u64) -> Option<M> {
+    M::from_bits(data as u32 & ((1 << MOVE_FIELD_BITS) - 1))
 }
 
 fn depth_of(data: u64) -> u8 {
@@ -239,7 +250,7 @@ impl TranspositionTable {
     }
 
     /// Looks `hash` up at a node `ply` plies from the root.
-    pub fn probe(&self, hash: u64, ply: u32) -> Option<TtHit> {
+    pub fn probe<M: SearchMove>(&self, hash: u64, ply: u32) -> Option<TtHit<M>> {
         for entry in &self.bucket(hash).0 {
             let data = entry.data.load(Relaxed);
             if entry.check.load(Relaxed) ^ data != hash {
@@ -259,11 +270,11 @@ impl TranspositionTable {
 
     /// Stores a search result for `hash` at a node `ply` plies from the root.
     #[allow(clippy::too_many_arguments)]
-    pub fn store(
+    pub fn store<M: SearchMove>(
         &self,
         hash: u64,
         ply: u32,
-        mv: Option<Move>,
+        mv: Option<M>,
         score: Score,
         eval: i16,
         depth: u8,
@@ -331,7 +342,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Role, Square};
+    use crate::board::{Move, Role, Square};
     use crate::score::WinKind;
 
     #[test]
@@ -345,12 +356,12 @@ mod tests {
             (hit.score, hit.eval, hit.depth, hit.bound),
             (Score(-250), -17, 9, Bound::Lower)
         );
-        assert_eq!(tt.probe(0xDEAD_BEEE, 3), None);
+        assert_eq!(tt.probe::<Move>(0xDEAD_BEEE, 3), None);
         // Proven scores move with the distance of the probing node.
         let win = Score::win_in(7, WinKind::Road);
-        tt.store(42, 3, None, win, 0, 4, Bound::Exact);
+        tt.store::<Move>(42, 3, None, win, 0, 4, Bound::Exact);
         assert_eq!(
-            tt.probe(42, 1).unwrap().score,
+            tt.probe::<Move>(42, 1).unwrap().score,
             Score::win_in(5, WinKind::Road)
         );
         assert!(tt.hashfull() > 0);
@@ -360,10 +371,13 @@ mod tests {
     fn buckets_evict_the_least_worth() {
         let tt = TranspositionTable::new(0); // one bucket
         for key in 1..=4u64 {
-            tt.store(key, 0, None, Score(1), 0, key as u8 * 10, Bound::Exact);
+            tt.store::<Move>(key, 0, None, Score(1), 0, key as u8 * 10, Bound::Exact);
         }
-        tt.store(99, 0, None, Score(1), 0, 5, Bound::Exact);
-        assert!(tt.probe(1, 0).is_none(), "the shallowest entry goes");
-        assert!(tt.probe(4, 0).is_some() && tt.probe(99, 0).is_some());
+        tt.store::<Move>(99, 0, None, Score(1), 0, 5, Bound::Exact);
+        assert!(
+            tt.probe::<Move>(1, 0).is_none(),
+            "the shallowest entry goes"
+        );
+        assert!(tt.probe::<Move>(4, 0).is_some() && tt.probe::<Move>(99, 0).is_some());
     }
 }

@@ -285,7 +285,15 @@ fn play<const N: usize>(
             (moves[rng.below(moves.len())], None)
         } else {
             stop.store(false, Relaxed);
-            let found = search::search(&game, &limits, &config, tt, &stop, &|_| {});
+            let found = search::search(
+                game.position(),
+                game.history(),
+                &limits,
+                &config,
+                tt,
+                &stop,
+                &|_| {},
+            );
             match found.best {
                 Some(mv) => (mv, Some(found.score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP))),
                 None => (pos.legal_moves()[0], None),

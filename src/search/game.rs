@@ -1,0 +1,138 @@
+//! The seam between the search and a game: what the search needs to know of a game, and nothing
+//! more.
+//!
+//! The search (iterative deepening, PVS, the table, history ordering, pruning, time management,
+//! Lazy SMP) is written against [`SearchGame`], implemented by a game's position: Tak's
+//! [`crate::board::Position`] (in [`crate::tak`]) and Tablut's [`crate::tablut::Position`]. A
+//! game supplies its moves, make and unmake, a hash, how a game ends and an evaluation; the
+//! tactical hooks (an immediate win, a threat that turns pruning off, urgent moves for the
+//! ordering, extensions, a null move) are optional and default to "none".
+//!
+//! Scores are [`Score`]s from the side to move's point of view, in the game's own evaluation
+//! unit (Tak: centiflats) below [`Score::MAX_EVAL`], and proven results by distance above it.
+
+use crate::score::{Score, WinKind};
+use smallvec::SmallVec;
+
+/// The moves of one node: kept inline up to 256 (enough for every Tak size's usual positions and
+/// for any Tablut position), spilling to the heap beyond.
+pub type MoveBuf<M> = SmallVec<[M; 256]>;
+
+/// A game's move, as the search stores it.
+pub trait SearchMove: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// Bits the packing uses (at most [`crate::search::tt::MOVE_FIELD_BITS`]): [`Self::bits`] is
+    /// always below `1 << BITS`.
+    const BITS: u32;
+    /// The size of the key space of [`Self::key`].
+    const KEYS: usize;
+    /// The move packed into the low [`Self::BITS`] bits, never zero.
+    fn bits(self) -> u32;
+    /// The move from packed bits, or `None` for zero or bits that no move packs into.
+    fn from_bits(bits: u32) -> Option<Self>;
+    /// A dense index below [`Self::KEYS`], for tables keyed by move (history).
+    fn key(self) -> usize;
+}
+
+/// A game position as the search sees it.
+///
+/// `side` is 0 for the player who moves first, 1 for the other. Every `ply` argument is the
+/// node's distance from the root, for scores of proven results ([`Score::win_in`]).
+pub trait SearchGame: Clone + Send + Sync {
+    /// A move.
+    type Move: SearchMove;
+    /// What [`SearchGame::unmake`] needs to restore the position.
+    type Undo;
+    /// What the ordering and the extensions learn about a node once, before its moves
+    /// ([`SearchGame::tactics`]).
+    type Tactics: Copy;
+
+    /// The kind of win that ends a game soonest after a position without an immediate win: the
+    /// mate-distance bounds assume no result better than a win of this kind next ply.
+    const SLOWEST_WIN: WinKind;
+
+    /// The side to move: 0 or 1.
+    fn side(&self) -> usize;
+    /// The position's hash (side to move included).
+    fn hash(&self) -> u64;
+    /// Appends every legal move to `out` (empty when the game is over).
+    fn generate(&self, out: &mut MoveBuf<Self::Move>);
+    /// Whether `mv` is legal here (table moves may come from a colliding position).
+    fn is_legal(&self, mv: Self::Move) -> bool;
+    /// Plays `mv`, which is legal.
+    fn make(&mut self, mv: Self::Move) -> Self::Undo;
+    /// Takes back `mv`, the last move made.
+    fn unmake(&mut self, mv: Self::Move, undo: Self::Undo);
+    /// Whether `mv`, just made (`undo` its record), can never be undone by later moves, so that
+    /// no earlier position can come back (a Tak placement, a Tablut capture).
+    fn is_irreversible(&self, mv: Self::Move, undo: &Self::Undo) -> bool;
+    /// The score of a finished game for the side to move, found `ply` plies from the root, or
+    /// `None` if the game goes on. (A side with no legal move is [`SearchGame::no_moves`].)
+    fn terminal(&self, ply: u32) -> Option<Score>;
+    /// The score for the side to move when the position repeats an earlier one of the game.
+    fn repetition(&self, ply: u32) -> Score;
+    /// The score for the side to move when it has no legal move and the game is not otherwise
+    /// over.
+    fn no_moves(&self, ply: u32) -> Score;
+    /// The static evaluation for the side to move.
+    fn evaluate(&self) -> Score;
+    /// `mv` as the game's notation writes it (in any position), for reports.
+    fn move_text(mv: Self::Move) -> String;
+    /// About how many more moves the side to move will make, for time allocation.
+    fn moves_left(&self) -> u64;
+
+    /// A move that wins at once for the side to move and is not in `skip`, with the kind of win.
+    fn win_in_one(&self, _skip: &[Self::Move]) -> Option<(Self::Move, WinKind)> {
+        None
+    }
+    /// Whether the opponent would win at once if it were to move: pruning that assumes a quiet
+    /// position is then off.
+    fn threatened(&self) -> bool {
+        false
+    }
+    /// Whether passing is a fair test of the position here (no zugzwang to fear).
+    fn null_move_ok(&self) -> bool {
+        false
+    }
+    /// Passes the move (only called when [`SearchGame::null_move_ok`]).
+    fn make_null(&mut self) {}
+    /// Takes back [`SearchGame::make_null`].
+    fn unmake_null(&mut self) {}
+    /// What ordering and extensions need of this node; `threatened` is
+    /// [`SearchGame::threatened`], `deep` whether enough depth is left for costly knowledge.
+    fn tactics(&self, threatened: bool, deep: bool) -> Self::Tactics;
+    /// An ordering score for a move that must come before killers (a block of the opponent's
+    /// win, a threat of one's own), or `None` for an ordinary move.
+    fn urgent_order(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> Option<i32> {
+        None
+    }
+    /// The base ordering score of an ordinary move, before its history score.
+    fn quiet_order(&self, _mv: Self::Move) -> i32 {
+        0
+    }
+    /// Whether `mv`, just made here by the player not to move, deserves a ply more (a double
+    /// threat); asked only at interior nodes with depth to spare.
+    fn extends(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> bool {
+        false
+    }
+    /// At the horizon: a win the side to move can claim without searching.
+    fn horizon_win(&self) -> Option<WinKind> {
+        None
+    }
+    /// At the horizon: if the opponent threatens to win at once, fills `moves` with every move
+    /// that could stop it and `scores` with their ordering scores, and returns the kind of the
+    /// threatened win; `None` leaves the evaluation to stand.
+    fn defences(
+        &self,
+        _moves: &mut MoveBuf<Self::Move>,
+        _scores: &mut SmallVec<[i32; 256]>,
+    ) -> Option<WinKind> {
+        None
+    }
+
+    /// Every legal move.
+    fn legal_moves(&self) -> MoveBuf<Self::Move> {
+        let mut out = MoveBuf::new();
+        self.generate(&mut out);
+        out
+    }
+}

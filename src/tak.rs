@@ -1,0 +1,281 @@
+//! Tak as a game of the generic search: [`SearchGame`] for [`Position`].
+//!
+//! The rules ([`crate::board`], [`crate::movegen`]) and the evaluation ([`crate::eval`]) know
+//! nothing of the search; this module tells the search what Tak's tactics are:
+//! - an immediate win is a road in one, else a placement that wins on flats;
+//! - the opponent's road-in-one threat turns off pruning, and a placement that blocks it is
+//!   searched first, before the placements that threaten a road of our own;
+//! - a move that leaves its player two road-completing placements (a double threat) is extended;
+//! - the null move is allowed after the opening while three stones are in hand (near the end of
+//!   the reserves, zugzwang is real in Tak);
+//! - other moves are ordered flats, capstones, walls, then spreads by the flats they gain on top;
+//! - only spreads are reversible; a repetition is a draw.
+
+use crate::board::{Bitboard, Color, Move, Position, Role, Square, Undo};
+use crate::eval::evaluate;
+use crate::score::{Score, WinKind};
+use crate::search::params::*;
+use crate::search::{MoveBuf, SearchGame, SearchMove};
+use smallvec::SmallVec;
+
+impl SearchMove for Move {
+    const BITS: u32 = Move::BITS;
+    const KEYS: usize = Move::KEYS;
+
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        Move::bits(self)
+    }
+
+    #[inline(always)]
+    fn from_bits(bits: u32) -> Option<Self> {
+        Move::from_bits(bits)
+    }
+
+    #[inline(always)]
+    fn key(self) -> usize {
+        Move::key(self)
+    }
+}
+
+/// What Tak's ordering and extension learn about a node.
+#[derive(Clone, Copy, Debug)]
+pub struct Tactics {
+    /// Squares where the opponent completes a road by placing (when it threatens one).
+    block: Bitboard,
+    /// Squares where our flat would create a road-in-one threat (with depth to spare).
+    threat: Bitboard,
+}
+
+impl<const N: usize> SearchGame for Position<N> {
+    type Move = Move;
+    type Undo = Undo;
+    type Tactics = Tactics;
+
+    const SLOWEST_WIN: WinKind = WinKind::Flats;
+
+    #[inline(always)]
+    fn side(&self) -> usize {
+        self.side_to_move().index()
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    #[inline]
+    fn generate(&self, out: &mut MoveBuf<Move>) {
+        self.generate_moves(out);
+    }
+
+    #[inline]
+    fn is_legal(&self, mv: Move) -> bool {
+        Position::is_legal(self, mv)
+    }
+
+    #[inline(always)]
+    fn make(&mut self, mv: Move) -> Undo {
+        Position::make(self, mv)
+    }
+
+    #[inline(always)]
+    fn unmake(&mut self, mv: Move, undo: Undo) {
+        Position::unmake(self, mv, undo)
+    }
+
+    #[inline(always)]
+    fn is_irreversible(&self, mv: Move, _undo: &Undo) -> bool {
+        mv.is_placement()
+    }
+
+    #[inline]
+    fn terminal(&self, ply: u32) -> Option<Score> {
+        self.result()
+            .map(|over| Score::of_result(over, self.side_to_move(), ply))
+    }
+
+    #[inline]
+    fn repetition(&self, _ply: u32) -> Score {
+        Score::DRAW
+    }
+
+    fn no_moves(&self, _ply: u32) -> Score {
+        // A Tak position that is not over always has a placement.
+        Score::DRAW
+    }
+
+    #[inline]
+    fn evaluate(&self) -> Score {
+        evaluate(self)
+    }
+
+    fn move_text(mv: Move) -> String {
+        mv.ptn::<N>().to_string()
+    }
+
+    /// About one per piece in hand (games rarely outlast the reserves by much), never fewer
+    /// than 10.
+    fn moves_left(&self) -> u64 {
+        let me = self.side_to_move();
+        ((self.stones_left(me) + self.caps_left(me)) as u64).max(10)
+    }
+
+    #[inline]
+    fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
+        if let Some(win) = self.winning_move().filter(|m| !skip.contains(m)) {
+            return Some((win, WinKind::Road));
+        }
+        let win = self.flat_win_in_one().filter(|m| !skip.contains(m))?;
+        Some((win, WinKind::Flats))
+    }
+
+    #[inline]
+    fn threatened(&self) -> bool {
+        self.winning_move_for(!self.side_to_move()).is_some()
+    }
+
+    #[inline]
+    fn null_move_ok(&self) -> bool {
+        !self.is_opening() && self.stones_left(self.side_to_move()) >= NMP_MIN_STONES
+    }
+
+    #[inline]
+    fn make_null(&mut self) {
+        Position::make_null(self)
+    }
+
+    #[inline]
+    fn unmake_null(&mut self) {
+        Position::unmake_null(self)
+    }
+
+    #[inline]
+    fn tactics(&self, threatened: bool, deep: bool) -> Tactics {
+        let me = self.side_to_move();
+        Tactics {
+            block: if threatened {
+                self.completing_placements(!me)
+            } else {
+                Bitboard::EMPTY
+            },
+            threat: if deep {
+                self.placement_threats(me)
+            } else {
+                Bitboard::EMPTY
+            },
+        }
+    }
+
+    #[inline]
+    fn urgent_order(&self, mv: Move, tactics: &Tactics) -> Option<i32> {
+        let role = mv.role()?;
+        let sq = mv.square();
+        if tactics.block.contains(sq) {
+            Some(ORDER_BLOCK + role as i32)
+        } else if role != Role::Wall && tactics.threat.contains(sq) {
+            Some(ORDER_THREAT)
+        } else {
+            None
+        }
+    }
+
+    #[inline]
+    fn quiet_order(&self, mv: Move) -> i32 {
+        match mv.role() {
+            Some(Role::Flat) => ORDER_FLAT,
+            Some(Role::Cap) => ORDER_CAP,
+            Some(Role::Wall) => ORDER_WALL,
+            None => ORDER_SPREAD + spread_gain(self, self.side_to_move(), mv),
+        }
+    }
+
+    /// A placement on a threat square or a spread that leaves its player (now not to move) two
+    /// or more placements that complete a road.
+    #[inline]
+    fn extends(&self, mv: Move, tactics: &Tactics) -> bool {
+        (match mv.role() {
+            Some(Role::Wall) => false,
+            Some(_) => tactics.threat.contains(mv.square()),
+            None => true,
+        }) && self.completing_placements(!self.side_to_move()).count() >= 2
+    }
+
+    fn horizon_win(&self) -> Option<WinKind> {
+        self.flat_win_in_one().map(|_| WinKind::Flats)
+    }
+
+    /// Only placement threats are looked for here (four floods); spread threats are left to the
+    /// evaluation. The candidates are placements on guard squares and the spreads that cover at
+    /// least one relevant square (scored by the flats they gain): a spread changes only the tops
+    /// of the squares it covers (its origin can only reveal more opponent pieces), so one that
+    /// covers no opponent road piece, guard square or threatening stack leaves the threat
+    /// standing. Each defence is still checked against every threat by the search.
+    fn defences(
+        &self,
+        moves: &mut MoveBuf<Move>,
+        scores: &mut SmallVec<[i32; 256]>,
+    ) -> Option<WinKind> {
+        let (_, guard, relevant) = self.placement_defence_squares()?;
+        self.generate_moves(moves);
+        moves.retain(|m| {
+            if m.is_placement() {
+                return guard.contains(m.square());
+            }
+            let mut at = m.square();
+            (0..m.distance()).any(|_| {
+                at = at
+                    .step::<N>(m.direction())
+                    .expect("legal spreads stay on the board");
+                relevant.contains(at)
+            })
+        });
+        let me = self.side_to_move();
+        scores.extend(moves.iter().map(|&mv| match mv.role() {
+            Some(role) => ORDER_BLOCK + role as i32,
+            None => spread_gain(self, me, mv),
+        }));
+        Some(WinKind::Road)
+    }
+}
+
+/// Ordering bonus of a spread: flats gained on top (own flats made minus own flats lost and
+/// opponent flats covered), plus a bonus for flattening a wall.
+fn spread_gain<const N: usize>(pos: &Position<N>, me: Color, mv: Move) -> i32 {
+    let origin = mv.square();
+    let height = pos.height(origin) as u32;
+    let carry = mv.count();
+    let pile = pos.pile_bits(origin, height - carry, carry);
+    let moving_role = pos.top(origin).map_or(Role::Flat, |(_, r)| r);
+    let flat_value = |top: Option<(Color, Role)>| match top {
+        Some((c, Role::Flat)) if c == me => 1,
+        Some((_, Role::Flat)) => -1,
+        _ => 0,
+    };
+    let mut gain = 0;
+    // The origin loses its top and shows what is under the carried pieces.
+    let below = (height > carry).then(|| {
+        (
+            pos.color_at(origin, (height - carry - 1) as usize),
+            Role::Flat,
+        )
+    });
+    gain += flat_value(below) - flat_value(pos.top(origin));
+    // Walk the drop mask: each set bit ends one square's drop; its top is the pile piece there.
+    let step = mv.direction().offset::<N>();
+    let mut at = origin.index() as isize;
+    let mut rest = mv.drop_mask() as u32;
+    let mut crush = false;
+    while rest != 0 {
+        let total = rest.trailing_zeros() + 1;
+        rest &= rest - 1;
+        at += step;
+        let square = Square(at as u8);
+        let color = Color::from_bit(pile >> (total - 1));
+        let role = if rest == 0 { moving_role } else { Role::Flat };
+        let before = pos.top(square);
+        crush |= matches!(before, Some((_, Role::Wall)));
+        gain += flat_value(Some((color, role))) - flat_value(before);
+    }
+    gain * ORDER_SPREAD_FLAT + if crush { ORDER_CRUSH } else { 0 }
+}
