@@ -11,7 +11,8 @@
 //! - [`score`]: evaluations in centiflats and proven results by distance, with every way a
 //!   score is written (below both the evaluation and the search);
 //! - [`eval`]: the evaluation, linear in per-size weights; [`search`]: the parallel alpha-beta
-//!   search; [`tinue`]: the forced-road prover;
+//!   search, written against a game trait ([`search::SearchGame`]) that [`tak`] implements for
+//!   Tak and [`tablut`] for Tablut, the second game; [`tinue`]: the forced-road prover;
 //! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
 //!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
@@ -47,6 +48,7 @@ pub mod playtak;
 pub mod rng;
 pub mod score;
 pub mod search;
+pub mod tablut;
 pub mod tactics;
 pub mod tak;
 pub mod tei;

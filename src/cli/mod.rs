@@ -3,6 +3,8 @@
 //! Results go to stdout; progress and errors go to stderr. Every error is one line naming the
 //! offending input, and the exit code is non-zero.
 
+mod tablut;
+
 use cairn::board::Position;
 use cairn::movegen::perft_divide;
 use cairn::notation::{parse_file, play_line, replay_any, tps, Tps};
@@ -85,6 +87,14 @@ enum Command {
     Tune(cairn::tune::TuneArgs),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
     Playtak(Box<cairn::playtak::PlaytakArgs>),
+    /// Tablut, the second game on Cairn's search: analyse, count moves, play in the terminal.
+    ///
+    /// A position is one line: the ranks from 9 down to 1 separated by `/`, each written from
+    /// file a to i with B (Muscovite), W (guard), K (king) and digits for empty squares, then
+    /// `b` or `w` for the side to move. The start is
+    /// `3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/4B4/3BBB3 b` (also `startpos`).
+    #[command(subcommand)]
+    Tablut(tablut::TablutCommand),
 }
 
 #[derive(Args)]
@@ -167,6 +177,7 @@ pub fn run() -> i32 {
         Some(Command::Openings(args)) => return cairn::openings::run(&args),
         Some(Command::Tune(args)) => return cairn::tune::run(args),
         Some(Command::Fuzz(args)) => return fuzz(&args),
+        Some(Command::Tablut(command)) => tablut::run(&command),
         Some(Command::Bench { depth, threads }) => {
             bench(depth, threads as usize);
             Ok(())

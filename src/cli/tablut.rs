@@ -1,0 +1,223 @@
+//! `cairn tablut`: the arguments of Tablut's subcommands, handed to [`cairn::tablut::tools`].
+
+use cairn::tablut::tools::{self, Effort};
+use cairn::tablut::{notation, Game, Side};
+use clap::{Args, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+/// Tablut's subcommands.
+#[derive(Subcommand)]
+pub enum TablutCommand {
+    /// Analyse a position: the board, one line per search depth, the best move and its line.
+    #[command(after_help = "Examples:\n  \
+        cairn tablut analyze --movetime 2000\n  \
+        cairn tablut analyze --moves \"e2-c2 e3-b3\" --depth 8\n  \
+        cairn tablut analyze --position \"3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/4B4/3BBB3 b\"")]
+    Analyze(AnalyzeArgs),
+    /// Count the leaves of the legal move tree, depth by depth (a won game has none below it).
+    #[command(
+        after_help = "Prints `perft <depth> <leaves> <ms> ms <nps> nps` per depth.\n\n\
+        Example:\n  cairn tablut perft --depth 4\n  cairn tablut perft --moves \"e2-c2\" --depth 3"
+    )]
+    Perft(PerftArgs),
+    /// Play against Cairn in the terminal: the board is drawn after each move, you type yours
+    /// in coordinates (e3-e1).
+    Play(PlayArgs),
+    /// Play Cairn against itself at two time controls, colours swapped over each opening.
+    #[command(
+        after_help = "Example (the engine at 1 s a move against 0.1 s, 10 pairs):\n  \
+        cairn tablut selfplay --pairs 10 --first-ms 1000 --second-ms 100 --games-out games.txt"
+    )]
+    Selfplay(SelfplayArgs),
+}
+
+/// Where a position comes from.
+#[derive(Args)]
+pub struct Start {
+    /// The position, one line (see `cairn tablut --help`); `startpos` for the usual start.
+    #[arg(long, default_value = "startpos")]
+    position: String,
+    /// Moves to play first, in coordinates, separated by spaces.
+    #[arg(long, default_value = "")]
+    moves: String,
+}
+
+impl Start {
+    fn game(&self) -> Result<Game, String> {
+        let pos = notation::parse_position(&self.position)
+            .map_err(|e| format!("--position \"{}\": {e}", self.position))?;
+        let mut game = Game::new(pos);
+        game.play_line(&self.moves)
+            .map_err(|e| format!("--moves: {e}"))?;
+        Ok(game)
+    }
+}
+
+/// How hard the engine thinks.
+#[derive(Args)]
+pub struct Think {
+    /// Search to this depth instead of by time.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=100))]
+    depth: Option<u32>,
+    /// Milliseconds a move.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: u64,
+    /// Search threads (default: one per core of the machine).
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
+    /// Transposition table, MiB.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    hash: u32,
+}
+
+impl Think {
+    fn effort(&self) -> Effort {
+        Effort {
+            depth: self.depth,
+            movetime_ms: self.movetime,
+            threads: self.threads.map_or_else(
+                || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                usize::from,
+            ),
+            hash_mb: self.hash as usize,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    start: Start,
+    #[command(flatten)]
+    think: Think,
+}
+
+#[derive(Args)]
+pub struct PerftArgs {
+    #[command(flatten)]
+    start: Start,
+    /// Deepest depth to count; every depth from 1 up is printed.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=12))]
+    depth: u32,
+}
+
+/// A side, as typed.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SideArg {
+    /// The Muscovites, who move first.
+    Black,
+    /// The Swedes and their king.
+    White,
+}
+
+#[derive(Args)]
+pub struct PlayArgs {
+    /// The side you play.
+    #[arg(long, value_enum, default_value = "white")]
+    side: SideArg,
+    #[command(flatten)]
+    start: Start,
+    #[command(flatten)]
+    think: Think,
+}
+
+#[derive(Args)]
+pub struct SelfplayArgs {
+    /// Pairs of games (each opening is played with both colours).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    pairs: u32,
+    /// Milliseconds a move of the first engine.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    first_ms: u64,
+    /// Milliseconds a move of the second engine.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=600_000))]
+    second_ms: u64,
+    /// Random moves that open each pair's games.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Plies after the opening before a game is called (a loss for the side to move).
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(2..))]
+    max_plies: u32,
+    /// Seed of the openings.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads of each engine.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
+    /// Write each game (result and moves) to this file.
+    #[arg(long)]
+    games_out: Option<PathBuf>,
+}
+
+/// Runs one Tablut subcommand.
+pub fn run(command: &TablutCommand) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    let io = |e: std::io::Error| format!("output: {e}");
+    match command {
+        TablutCommand::Analyze(args) => {
+            let game = args.start.game()?;
+            tools::analyze(&game, &args.think.effort(), &mut stdout.lock()).map_err(io)
+        }
+        TablutCommand::Perft(args) => {
+            let game = args.start.game()?;
+            tools::perft(game.position(), args.depth, &mut stdout.lock()).map_err(io)
+        }
+        TablutCommand::Play(args) => {
+            let game = args.start.game()?;
+            let side = match args.side {
+                SideArg::Black => Side::Black,
+                SideArg::White => Side::White,
+            };
+            let stdin = std::io::stdin();
+            tools::play(
+                game,
+                side,
+                &args.think.effort(),
+                &mut stdin.lock(),
+                &mut stdout.lock(),
+            )
+            .map(|_| ())
+            .map_err(io)
+        }
+        TablutCommand::Selfplay(args) => {
+            let effort = |ms| Effort {
+                depth: None,
+                movetime_ms: ms,
+                threads: args.threads as usize,
+                hash_mb: 64,
+            };
+            let mut out: Box<dyn Write> = match &args.games_out {
+                Some(path) => Box::new(
+                    std::fs::File::create(path)
+                        .map_err(|e| format!("--games-out {}: {e}", path.display()))?,
+                ),
+                None => Box::new(std::io::sink()),
+            };
+            let score = tools::self_play(
+                &effort(args.first_ms),
+                &effort(args.second_ms),
+                args.pairs,
+                args.random_plies,
+                args.max_plies,
+                args.seed,
+                &mut out,
+            )
+            .map_err(|e| format!("--games-out: {e}"))?;
+            let wins = |s: [u32; 2]| s[0] + s[1];
+            println!(
+                "first ({} ms) {} - {} second ({} ms) in {} games; first won {} as Black, {} as White; second won {} as Black, {} as White",
+                args.first_ms,
+                wins(score.first),
+                wins(score.second),
+                args.second_ms,
+                score.games,
+                score.first[0],
+                score.first[1],
+                score.second[0],
+                score.second[1]
+            );
+            Ok(())
+        }
+    }
+}

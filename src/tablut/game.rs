@@ -1,0 +1,121 @@
+//! A Tablut game: a position with the history that led to it, and how the game stands,
+//! repetitions included.
+
+use super::board::{Move, Position, Side};
+use super::notation::{self, NotationError};
+use crate::board::History;
+use crate::search::SearchGame;
+use std::fmt;
+
+/// How a finished game was won.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// The king reached an edge square.
+    Escape,
+    /// The king was captured.
+    Capture,
+    /// The loser had no legal move.
+    NoMoves,
+    /// The loser's move brought back an earlier position.
+    Repetition,
+}
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// The side to move is to play.
+    Ongoing,
+    /// Won by `0`, as `1` says.
+    Won(Side, Ending),
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Status::Ongoing => write!(f, "the game goes on"),
+            Status::Won(side, ending) => {
+                let how = match ending {
+                    Ending::Escape => "the king escaped",
+                    Ending::Capture => "the king was captured",
+                    Ending::NoMoves => "the other side has no legal move",
+                    Ending::Repetition => "the other side repeated a position",
+                };
+                write!(f, "{} wins: {how}", side.name())
+            }
+        }
+    }
+}
+
+/// A position with its game's history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    position: Position,
+    history: History,
+    repeated: bool,
+}
+
+impl Game {
+    /// A game from `position` (nothing before it is known).
+    pub fn new(position: Position) -> Game {
+        Game {
+            history: History::new(position.hash()),
+            position,
+            repeated: false,
+        }
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The history, the current position last.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// How the game stands.
+    pub fn status(&self) -> Status {
+        let mover = self.position.side_to_move().other();
+        if let Some(winner) = self.position.winner() {
+            let ending = if winner == Side::White {
+                Ending::Escape
+            } else {
+                Ending::Capture
+            };
+            return Status::Won(winner, ending);
+        }
+        if self.repeated {
+            return Status::Won(mover.other(), Ending::Repetition);
+        }
+        if self.position.legal_moves().is_empty() {
+            return Status::Won(mover, Ending::NoMoves);
+        }
+        Status::Ongoing
+    }
+
+    /// Plays `mv` if the game goes on and the move is legal.
+    pub fn play(&mut self, mv: Move) -> Result<(), NotationError> {
+        if self.status() != Status::Ongoing {
+            return Err(NotationError::Illegal(mv.to_string(), "the game is over"));
+        }
+        if let Some(why) = self.position.why_illegal(mv) {
+            return Err(NotationError::Illegal(mv.to_string(), why));
+        }
+        let undo = self.position.make(mv);
+        let fresh = self.position.is_irreversible(mv, &undo);
+        self.history.push(self.position.hash(), fresh);
+        self.repeated = self.history.is_repetition();
+        Ok(())
+    }
+
+    /// Plays moves in coordinates, separated by spaces; an error names the move (1-based) that
+    /// failed.
+    pub fn play_line(&mut self, moves: &str) -> Result<(), String> {
+        for (i, text) in moves.split_whitespace().enumerate() {
+            let mv = notation::parse_move_text(text).map_err(|e| format!("move {}: {e}", i + 1))?;
+            self.play(mv).map_err(|e| format!("move {}: {e}", i + 1))?;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,154 @@
+//! Tablut as a game of the generic search: [`SearchGame`] for [`Position`].
+//!
+//! - An immediate win is the king's escape (a free line to an edge) or a Muscovite move that
+//!   captures the king; the opponent holding either turns pruning off.
+//! - A repetition loses for the player who made it, so a node that repeats is a win for the side
+//!   to move; a side with no legal move has lost.
+//! - Captures are irreversible (a piece never comes back), other moves are not.
+//! - Ordering puts captures first, then king moves, then the rest by history.
+//! - Every win is scored as [`WinKind::Road`] (the kind only tells Tak's roads from flat wins).
+
+use super::board::{Move, Position, Side, Undo};
+use super::eval;
+use crate::score::{Score, WinKind};
+use crate::search::{MoveBuf, SearchGame, SearchMove};
+
+impl SearchMove for Move {
+    const BITS: u32 = Move::BITS;
+    const KEYS: usize = Move::KEYS;
+
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        Move::bits(self)
+    }
+
+    fn from_bits(bits: u32) -> Option<Self> {
+        Move::from_bits(bits)
+    }
+
+    #[inline(always)]
+    fn key(self) -> usize {
+        Move::key(self)
+    }
+}
+
+/// Ordering score of a capturing move, per piece taken.
+const ORDER_CAPTURE: i32 = 1 << 20;
+/// Ordering score of a king move.
+const ORDER_KING: i32 = 200;
+
+impl SearchGame for Position {
+    type Move = Move;
+    type Undo = Undo;
+    type Tactics = ();
+
+    const SLOWEST_WIN: WinKind = WinKind::Road;
+
+    #[inline(always)]
+    fn side(&self) -> usize {
+        self.side_to_move().index()
+    }
+
+    #[inline(always)]
+    fn hash(&self) -> u64 {
+        Position::hash(self)
+    }
+
+    fn generate(&self, out: &mut MoveBuf<Move>) {
+        Position::generate(self, out);
+    }
+
+    fn is_legal(&self, mv: Move) -> bool {
+        Position::is_legal(self, mv)
+    }
+
+    #[inline]
+    fn make(&mut self, mv: Move) -> Undo {
+        Position::make(self, mv)
+    }
+
+    #[inline]
+    fn unmake(&mut self, mv: Move, undo: Undo) {
+        Position::unmake(self, mv, undo)
+    }
+
+    fn is_irreversible(&self, _mv: Move, undo: &Undo) -> bool {
+        undo.captures() > 0
+    }
+
+    fn terminal(&self, ply: u32) -> Option<Score> {
+        // The winner is always the player who just moved.
+        self.winner().map(|_| Score::loss_in(ply, WinKind::Road))
+    }
+
+    fn repetition(&self, ply: u32) -> Score {
+        Score::win_in(ply, WinKind::Road)
+    }
+
+    fn no_moves(&self, ply: u32) -> Score {
+        Score::loss_in(ply, WinKind::Road)
+    }
+
+    fn evaluate(&self) -> Score {
+        eval::evaluate(self)
+    }
+
+    fn move_text(mv: Move) -> String {
+        mv.to_string()
+    }
+
+    fn moves_left(&self) -> u64 {
+        30
+    }
+
+    fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
+        let win = match self.side_to_move() {
+            Side::White => self.king_escape(),
+            Side::Black => self.king_capture(),
+        }?;
+        (!skip.contains(&win)).then_some((win, WinKind::Road))
+    }
+
+    fn threatened(&self) -> bool {
+        match self.side_to_move() {
+            Side::White => self.king_capture().is_some(),
+            Side::Black => self.king_escape().is_some(),
+        }
+    }
+
+    fn null_move_ok(&self) -> bool {
+        true
+    }
+
+    fn make_null(&mut self) {
+        Position::make_null(self)
+    }
+
+    fn unmake_null(&mut self) {
+        Position::unmake_null(self)
+    }
+
+    fn tactics(&self, _threatened: bool, _deep: bool) {}
+
+    fn urgent_order(&self, mv: Move, _tactics: &()) -> Option<i32> {
+        let captures = self.captures_of(mv);
+        (captures > 0).then_some(ORDER_CAPTURE * captures)
+    }
+
+    fn quiet_order(&self, mv: Move) -> i32 {
+        if mv.from == self.king() {
+            ORDER_KING
+        } else {
+            0
+        }
+    }
+}
+
+impl Position {
+    /// How many pieces `mv` (legal) would capture, without playing it.
+    pub fn captures_of(&self, mv: Move) -> i32 {
+        // Cheap enough: the position is a few words, and a move looks at four neighbours.
+        let mut copy = self.clone();
+        copy.make(mv).captures() as i32
+    }
+}
