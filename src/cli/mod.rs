@@ -3,7 +3,14 @@
 //! Results go to stdout; progress and errors go to stderr. Every error is one line naming the
 //! offending input, and the exit code is non-zero.
 
+mod analyze;
+mod fuzz;
+mod openings;
+mod playtak;
 mod tablut;
+mod tactics;
+mod tune;
+mod ws;
 
 use cairn::board::Position;
 use cairn::movegen::perft_divide;
@@ -35,9 +42,9 @@ enum Command {
     )]
     Tei,
     /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
-    Ws(cairn::ws::WsArgs),
+    Ws(ws::WsCli),
     /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
-    Analyze(Box<cairn::analyze::AnalyzeArgs>),
+    Analyze(Box<analyze::AnalyzeCli>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
     #[command(after_help = "Examples:\n  \
         cairn perft --size 6 --depth 5\n  \
@@ -78,15 +85,15 @@ enum Command {
         file: PathBuf,
     },
     /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
-    Openings(cairn::openings::OpeningsArgs),
+    Openings(openings::OpeningsCli),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
-    Tactics(cairn::tactics::TacticsArgs),
+    Tactics(tactics::TacticsCli),
     /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
-    Fuzz(cairn::fuzz::FuzzArgs),
+    Fuzz(fuzz::FuzzCli),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
-    Tune(cairn::tune::TuneArgs),
+    Tune(tune::TuneCli),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
-    Playtak(Box<cairn::playtak::PlaytakArgs>),
+    Playtak(Box<playtak::PlaytakCli>),
     /// Tablut, the second game on Cairn's search: analyse, count moves, play in the terminal.
     ///
     /// A position is one line: the ranks from 9 down to 1 separated by `/`, each written from
@@ -167,15 +174,18 @@ pub fn run() -> i32 {
         }
     };
     let outcome = match cli.command {
-        Some(Command::Ws(args)) => return cairn::ws::run(&args, transcript),
-        Some(Command::Playtak(args)) => return cairn::playtak::run(&args, transcript),
-        Some(Command::Analyze(args)) => cairn::analyze::run(&args),
+        Some(Command::Ws(args)) => return cairn::ws::run(&args.into(), transcript),
+        Some(Command::Playtak(args)) => return cairn::playtak::run(&(*args).into(), transcript),
+        Some(Command::Analyze(args)) => cairn::analyze::run(&(*args).into()),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        Some(Command::Tactics(args)) => return cairn::tactics::run(args),
+        Some(Command::Tactics(args)) => return cairn::tactics::run(args.into()),
         Some(Command::Match(args)) => run_match(&args),
-        Some(Command::Openings(args)) => return cairn::openings::run(&args),
-        Some(Command::Tune(args)) => return cairn::tune::run(args),
+        Some(Command::Openings(args)) => match args.job() {
+            Ok(job) => return cairn::openings::run(&job),
+            Err(message) => Err(message),
+        },
+        Some(Command::Tune(args)) => return cairn::tune::run(args.into()),
         Some(Command::Fuzz(args)) => return fuzz(&args),
         Some(Command::Tablut(command)) => tablut::run(&command),
         Some(Command::Bench { depth, threads }) => {
@@ -333,7 +343,7 @@ fn replay(file: &PathBuf) -> Result<(), String> {
 
 /// `cairn fuzz`: progress on stderr, one line per target and a total on stdout, each failure on
 /// stderr; exit code 1 if anything failed.
-fn fuzz(args: &cairn::fuzz::FuzzArgs) -> i32 {
+fn fuzz(args: &fuzz::FuzzCli) -> i32 {
     let config = cairn::fuzz::FuzzConfig::from(args);
     // The sessions log every error they answer; unless asked for, keep only real errors.
     if std::env::var_os("RUST_LOG").is_none() {

@@ -39,7 +39,7 @@ use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
 /// What is fuzzed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Target {
     /// TPS positions.
     Tps,
@@ -80,33 +80,6 @@ impl fmt::Display for Target {
     }
 }
 
-/// The arguments of `cairn fuzz`.
-#[derive(clap::Args, Clone, Debug)]
-#[command(
-    after_help = "Prints one line per target and a total; exits 1 if anything failed.\n\n\
-    Examples:\n  \
-    cairn fuzz --inputs 100000\n  \
-    nice -n 19 cairn fuzz --inputs 10000000 --seed 1 --threads 1\n  \
-    cairn fuzz --target tps --target move --inputs 1000000 --seed 7"
-)]
-pub struct FuzzArgs {
-    /// Inputs in all, shared equally by the targets.
-    #[arg(long, default_value_t = 1_000_000)]
-    pub inputs: u64,
-    /// Seed of every input; the same seed gives the same inputs.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Worker threads per target (for the session target: sessions at once).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    pub threads: u16,
-    /// Fuzz only this target (repeatable); all of them without it.
-    #[arg(long = "target", value_enum)]
-    pub targets: Vec<Target>,
-    /// How long one input may take before it counts as a hang, in seconds.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
-    pub timeout: u64,
-}
-
 /// A fuzz run.
 #[derive(Clone, Debug)]
 pub struct FuzzConfig {
@@ -120,22 +93,6 @@ pub struct FuzzConfig {
     pub targets: Vec<Target>,
     /// How long one input may take before it counts as a hang.
     pub timeout: Duration,
-}
-
-impl From<&FuzzArgs> for FuzzConfig {
-    fn from(args: &FuzzArgs) -> Self {
-        FuzzConfig {
-            inputs: args.inputs,
-            seed: args.seed,
-            threads: args.threads as usize,
-            targets: if args.targets.is_empty() {
-                Target::ALL.to_vec()
-            } else {
-                args.targets.clone()
-            },
-            timeout: Duration::from_secs(args.timeout),
-        }
-    }
 }
 
 /// How one input fared.

@@ -322,99 +322,23 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
     }
 }
 
-/// Generate a balanced opening book: every distinct line of K plies (up to symmetry and
-/// transposition), kept if a fixed search scores it near equal.
-#[derive(clap::Args, Debug)]
-#[command(
-    after_help = "The book is written one opening per line, plies in canonical PTN \
-    separated by spaces (racetrack's move-list format); progress and a summary go to stderr.\n\n\
-    Examples:\n  \
-    cairn openings --size 6 --plies 2 --depth 6 --max-eval 30 --out openings/6s_2ply.txt\n  \
-    cairn openings --size 6 --plies 4 --prefilter 0:50:40000,2:40:16000 --depth 4 --max-eval 20 \\\n    \
-    --max-lines 8000 --out openings/6s_4ply.txt\n  \
-    cairn openings --size 4 --plies 4 --placements-only --depth 2 --max-eval 50"
-)]
-pub struct OpeningsArgs {
-    /// Board size (3-8).
-    #[arg(long, value_parser = crate::board::parse_size)]
+/// One `cairn openings` run: the book to generate, at which size, on how many threads, and where
+/// it goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Job {
+    /// Board size.
     pub size: u8,
-    /// Plies per opening (1-4).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
-    pub plies: u32,
-    /// Keep a line only if the final search scores it within ±E centiflats (100 = one flat).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(0..20000))]
-    pub max_eval: u32,
-    /// Depth of the final fixed search (one thread, cleared table per position).
-    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
-    pub depth: u32,
-    /// Komi in flats for the scoring, a multiple of 0.5 from -5 to 5 [default: 0].
-    #[arg(long, allow_negative_numbers = true, conflicts_with = "half_komi")]
-    pub komi: Option<f64>,
-    /// Komi in half flats, -10 to 10 (instead of --komi).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i8).range(-10..=10))]
-    pub half_komi: Option<i8>,
-    /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
-    /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
-    /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
-    #[arg(long)]
-    pub prefilter: Option<String>,
-    /// Plies 3 and 4 are placements only (flats, walls, capstones; no spreads).
-    #[arg(long)]
-    pub placements_only: bool,
-    /// Keep at most this many lines (a fixed pseudo-random sample of those that pass).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub max_lines: Option<u64>,
-    /// Write the book here instead of stdout.
-    #[arg(long)]
-    pub out: Option<PathBuf>,
-    /// Threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    /// What to generate.
+    pub config: Config,
+    /// Threads (default: all cores).
     pub threads: Option<u16>,
-}
-
-impl OpeningsArgs {
-    /// The generation settings these arguments ask for.
-    pub fn config(&self) -> Result<Config, String> {
-        let half_komi = match (self.komi, self.half_komi) {
-            (Some(komi), _) => {
-                let half = komi * 2.0;
-                if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
-                    return Err(format!(
-                        "--komi {komi}: must be a multiple of 0.5 from -5 to 5"
-                    ));
-                }
-                half as i8
-            }
-            (None, Some(half)) => half,
-            (None, None) => 0,
-        };
-        let mut stages = match &self.prefilter {
-            Some(text) => text
-                .split(',')
-                .map(|part| {
-                    part.parse::<Stage>()
-                        .map_err(|e| format!("--prefilter {e}"))
-                })
-                .collect::<Result<Vec<_>, _>>()?,
-            None => Vec::new(),
-        };
-        stages.push(Stage {
-            depth: self.depth,
-            bound: self.max_eval as i32,
-            max: self.max_lines.map(|m| m as usize),
-        });
-        Ok(Config {
-            plies: self.plies,
-            half_komi,
-            stages,
-            placements_only: self.placements_only,
-        })
-    }
+    /// Write the book here instead of stdout.
+    pub out: Option<PathBuf>,
 }
 
 /// Runs `cairn openings`; returns the exit code.
-pub fn run(args: &OpeningsArgs) -> i32 {
-    match run_inner(args) {
+pub fn run(job: &Job) -> i32 {
+    match run_inner(job) {
         Ok(()) => 0,
         Err(message) => {
             eprintln!("error: {message}");
@@ -423,9 +347,9 @@ pub fn run(args: &OpeningsArgs) -> i32 {
     }
 }
 
-fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
-    let config = args.config()?;
-    let threads = match args.threads {
+fn run_inner(job: &Job) -> Result<(), String> {
+    let config = &job.config;
+    let threads = match job.threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -433,9 +357,9 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
         .num_threads(threads)
         .build()
         .map_err(|e| format!("--threads {threads}: {e}"))?;
-    let size = args.size as usize;
+    let size = job.size as usize;
     // Opened first, so that a bad path fails before the work rather than after it.
-    let out = match &args.out {
+    let out = match &job.out {
         Some(path) => Some(
             std::fs::File::create(path).map_err(|e| format!("--out {}: {e}", path.display()))?,
         ),
@@ -443,11 +367,11 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
     };
     let started = Instant::now();
     let book = pool.install(|| {
-        crate::with_size!(size, |N| Ok(generate::<N>(&config, true)),
+        crate::with_size!(size, |N| Ok(generate::<N>(config, true)),
             else Err(format!("--size {size}: Cairn plays sizes {}", crate::board::sizes_text())))
     })?;
     let text = book.text();
-    match (out, &args.out) {
+    match (out, &job.out) {
         (Some(mut file), Some(path)) => file
             .write_all(text.as_bytes())
             .map_err(|e| format!("--out {}: {e}", path.display()))?,

@@ -15,9 +15,8 @@ pub mod protocol;
 pub mod transport;
 
 use crate::board::reserves_for_size;
-use crate::engine::{self, DEFAULT_HASH_MB};
+use crate::engine;
 use crate::tei::Transcript;
-use clap::Args;
 use client::{Config, Login, Mode};
 use protocol::{Seek, SeekColor};
 use std::path::PathBuf;
@@ -33,84 +32,57 @@ pub const PASSWORD_ENV: &str = "CAIRN_PLAYTAK_PASSWORD";
 /// runs the clock from when it sent the opponent's move.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 150;
 
-/// `cairn playtak` arguments.
-#[derive(Args, Debug, Clone)]
-#[command(after_help = "Examples:\n  \
-    CAIRN_PLAYTAK_PASSWORD=... cairn playtak --user MyBot --size 6 --tc 900+10 --komi 2 --ptn-dir games\n  \
-    cairn playtak --size 5 --tc 300+5 --games 1          (as a guest)\n  \
-    cairn playtak --user MyBot --password-file pw.txt --accept SomePlayer")]
+/// `cairn playtak` arguments, as the command line gives them (with its defaults applied).
+#[derive(Debug, Clone)]
 pub struct PlaytakArgs {
-    /// Server as HOST:PORT (the public server's telnet port by default).
-    #[arg(long, default_value = DEFAULT_SERVER, value_name = "HOST:PORT")]
+    /// Server as HOST:PORT (the command line's default is [`DEFAULT_SERVER`]).
     pub server: String,
     /// Connect to the server's WebSocket endpoint (ws://HOST:PORT/, subprotocol `binary`).
-    #[arg(long)]
     pub websocket: bool,
     /// Account name; without it Cairn logs in as a guest.
-    #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
-    /// File whose first line is the password (else $CAIRN_PLAYTAK_PASSWORD).
-    #[arg(long, value_name = "PATH", requires = "user")]
+    /// File whose first line is the password (else the variable [`PASSWORD_ENV`]).
     pub password_file: Option<PathBuf>,
-    /// Board size of the seek (3-8).
-    #[arg(long, default_value_t = 6, value_parser = crate::board::parse_size)]
+    /// Board size of the seek.
     pub size: u8,
-    /// Time control of the seek: starting seconds + increment seconds.
-    #[arg(long, default_value = "900+10", value_name = "SECONDS+INC")]
+    /// Time control of the seek: starting seconds + increment seconds (`900+10`).
     pub tc: String,
     /// Colour Cairn asks for.
-    #[arg(long, value_enum, default_value_t = SeekColor::Any)]
     pub color: SeekColor,
     /// Komi in flats (0 to 4, in steps of 0.5).
-    #[arg(long, default_value_t = 0.0)]
     pub komi: f64,
     /// Stones per player (only the standard count for the size is played).
-    #[arg(long, value_name = "N")]
     pub flats: Option<u32>,
     /// Capstones per player (only the standard count for the size is played).
-    #[arg(long, value_name = "N")]
     pub caps: Option<u32>,
     /// Seek an unrated game.
-    #[arg(long)]
     pub unrated: bool,
     /// Seek a tournament game.
-    #[arg(long)]
     pub tournament: bool,
-    /// Extra time: SECONDS added to each clock when a player reaches move MOVE.
-    #[arg(long, value_name = "MOVE+SECONDS")]
+    /// Extra time, `MOVE+SECONDS`: seconds added to each clock when a player reaches the move.
     pub extra_time: Option<String>,
     /// Only this player may accept the seek.
-    #[arg(long, value_name = "NAME")]
     pub opponent: Option<String>,
     /// Accept the seeks of this player instead of seeking.
-    #[arg(long, value_name = "NAME", conflicts_with = "opponent")]
     pub accept: Option<String>,
     /// Stop after this many finished games (default: play until stopped).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games: Option<u32>,
     /// Grant the opponent's undo requests.
-    #[arg(long)]
     pub accept_undo: bool,
     /// Accept draw offers when the evaluation says Cairn is not winning.
-    #[arg(long)]
     pub accept_draw: bool,
     /// Write each finished game as a PTN file into this directory.
-    #[arg(long, value_name = "DIR")]
     pub ptn_dir: Option<PathBuf>,
     /// Transposition table, MiB.
-    #[arg(long, default_value_t = DEFAULT_HASH_MB, value_name = "MB")]
     pub hash: usize,
     /// Search threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: u16,
-    /// Time kept in hand per move for the network, ms.
-    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS")]
+    /// Time kept in hand per move for the network, ms (the command line's default is
+    /// [`DEFAULT_MOVE_OVERHEAD_MS`]).
     pub move_overhead: u64,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
-    #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
-    #[arg(long, default_value_t = 1000, hide = true)]
     pub reconnect_delay: u64,
 }
 

@@ -484,7 +484,7 @@ pub fn move_to_server(mv: &PtnMove) -> Option<String> {
 }
 
 /// The colour a seek asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SeekColor {
     /// The seeker plays White.
     White,

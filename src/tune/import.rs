@@ -40,7 +40,7 @@ pub struct ImportStats {
 }
 
 /// How the evaluations in a teacher engine's comments are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TeacherUnits {
     /// An expected score from -1 (Black wins) to +1 (White wins), as Tiltak reports.
     Expectation,

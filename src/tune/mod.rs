@@ -15,92 +15,56 @@ use crate::eval::params::{self, WEIGHTS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Arguments of `cairn tune`.
-#[derive(clap::Args, Debug)]
-#[command(after_help = "Examples:\n  \
-    nice -n 10 cairn tune --generate --size 6 --games 2000 --nodes 3000 --out target/tune-s6.txt\n  \
-    cairn tune --data target/tune-s6.txt --size 6 --rounds 5\n  \
-    cairn tune --generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
-    --out s6-part03.txt\n  \
-    cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
-    cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
-    --steps 200 --write\n\n\
-    Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
-    The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
+/// Arguments of `cairn tune`, as the command line gives them (with its defaults applied).
+#[derive(Clone, Debug)]
 pub struct TuneArgs {
     /// Play self-play games and write their positions (instead of tuning).
-    #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
-    /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
-    #[arg(long, value_delimiter = ',', conflicts_with = "data")]
+    /// PTN files whose games become data lines in `out` (instead of tuning).
     pub import: Vec<PathBuf>,
-    /// With --import: the engine (a part of its player tag) whose comments' evaluations become
-    /// the positions' scores, for tuning towards a stronger engine's judgement (--lambda).
-    #[arg(long, requires = "import")]
+    /// With `import`: the engine (a part of its player tag) whose comments' evaluations become
+    /// the positions' scores.
     pub teacher: Option<String>,
-    /// How the teacher's comments give its evaluation (--teacher).
-    #[arg(long, value_enum, default_value_t = import::TeacherUnits::Expectation)]
+    /// How the teacher's comments give its evaluation.
     pub teacher_units: import::TeacherUnits,
-    /// Play only part I of N of the games (--generate), for a batch system's array job.
-    #[arg(long, value_parser = selfplay::Shard::parse)]
+    /// Play only this part of the games (`generate`).
     pub shard: Option<selfplay::Shard>,
-    /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = crate::board::parse_size)]
+    /// Board size.
     pub size: u8,
-    /// Games to play (--generate).
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Games to play (`generate`).
     pub games: u32,
-    /// Nodes searched per move (--generate).
-    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+    /// Nodes searched per move (`generate`).
     pub nodes: u64,
-    /// Komi in half flats, Black's favour (--generate).
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    /// Komi in half flats, Black's favour (`generate`).
     pub half_komi: i8,
-    /// Seed of the random starts (--generate).
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the random starts (`generate`).
     pub seed: u64,
-    /// Data file to write (--generate); default `target/tune-s<size>.txt`.
-    #[arg(long)]
+    /// Data file to write (`generate`: default `target/tune-s<size>.txt`; `import`: required).
     pub out: Option<PathBuf>,
-    /// Data files to tune on, comma-separated (each file's last --holdout share validates).
-    #[arg(long, value_delimiter = ',')]
+    /// Data files to tune on (each file's last `holdout` share validates).
     pub data: Vec<PathBuf>,
     /// Weight of the game result in the target; the rest is the recorded search score.
-    #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
-    /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
-    /// a prior for a size with little data.
-    #[arg(long, value_parser = crate::board::parse_size)]
+    /// Start from (and with `l2`, stay near) another size's weights instead of this size's own.
     pub start_from: Option<u8>,
-    /// The logistic scale K, fixed (default: fitted to the data with the current weights).
-    /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
-    /// --teacher, the scale that turns expected scores into centiflats (default
-    /// the shipped weights' K).
-    #[arg(long)]
+    /// The logistic scale K, fixed (default: fitted to the data; with `teacher`, the shipped
+    /// weights' K for reading expected scores).
     pub k: Option<f64>,
     /// Tuning rounds; the loss is printed after each.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
     /// Adam steps per round.
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: u32,
     /// Adam step size, in centiflats.
-    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
     /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
-    #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
-    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`).
-    #[arg(long, value_delimiter = ',')]
+    /// Features to leave at their current weights, by name.
     pub freeze: Vec<String>,
     /// Share of the positions (the last ones) held out for validation.
-    #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
     /// Overwrite the size's params file with the tuned weights.
-    #[arg(long)]
     pub write: bool,
-    /// Folder of the params files (--write).
-    #[arg(long, default_value = "src/eval/params")]
+    /// Folder of the params files (`write`).
     pub params_dir: PathBuf,
 }
 

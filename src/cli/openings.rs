@@ -1,0 +1,105 @@
+//! `cairn openings`: its command-line arguments.
+
+use cairn::openings::{Config, Job, Stage, MAX_PLIES};
+use clap::Args;
+use std::path::PathBuf;
+
+/// Generate a balanced opening book: every distinct line of K plies (up to symmetry and
+/// transposition), kept if a fixed search scores it near equal.
+#[derive(Args, Debug)]
+#[command(
+    after_help = "The book is written one opening per line, plies in canonical PTN \
+    separated by spaces (racetrack's move-list format); progress and a summary go to stderr.\n\n\
+    Examples:\n  \
+    cairn openings --size 6 --plies 2 --depth 6 --max-eval 30 --out openings/6s_2ply.txt\n  \
+    cairn openings --size 6 --plies 4 --prefilter 0:50:40000,2:40:16000 --depth 4 --max-eval 20 \\\n    \
+    --max-lines 8000 --out openings/6s_4ply.txt\n  \
+    cairn openings --size 4 --plies 4 --placements-only --depth 2 --max-eval 50"
+)]
+pub struct OpeningsCli {
+    /// Board size (3-8).
+    #[arg(long, value_parser = cairn::board::parse_size)]
+    pub size: u8,
+    /// Plies per opening (1-4).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
+    pub plies: u32,
+    /// Keep a line only if the final search scores it within ±E centiflats (100 = one flat).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..20000))]
+    pub max_eval: u32,
+    /// Depth of the final fixed search (one thread, cleared table per position).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Komi in flats for the scoring, a multiple of 0.5 from -5 to 5 [default: 0].
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "half_komi")]
+    pub komi: Option<f64>,
+    /// Komi in half flats, -10 to 10 (instead of --komi).
+    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i8).range(-10..=10))]
+    pub half_komi: Option<i8>,
+    /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
+    /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
+    /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
+    #[arg(long)]
+    pub prefilter: Option<String>,
+    /// Plies 3 and 4 are placements only (flats, walls, capstones; no spreads).
+    #[arg(long)]
+    pub placements_only: bool,
+    /// Keep at most this many lines (a fixed pseudo-random sample of those that pass).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_lines: Option<u64>,
+    /// Write the book here instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl OpeningsCli {
+    /// The run these arguments ask for; `Err` is the one-line message for the user.
+    pub fn job(&self) -> Result<Job, String> {
+        Ok(Job {
+            size: self.size,
+            config: self.config()?,
+            threads: self.threads,
+            out: self.out.clone(),
+        })
+    }
+
+    /// The generation settings these arguments ask for.
+    fn config(&self) -> Result<Config, String> {
+        let half_komi = match (self.komi, self.half_komi) {
+            (Some(komi), _) => {
+                let half = komi * 2.0;
+                if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
+                    return Err(format!(
+                        "--komi {komi}: must be a multiple of 0.5 from -5 to 5"
+                    ));
+                }
+                half as i8
+            }
+            (None, Some(half)) => half,
+            (None, None) => 0,
+        };
+        let mut stages = match &self.prefilter {
+            Some(text) => text
+                .split(',')
+                .map(|part| {
+                    part.parse::<Stage>()
+                        .map_err(|e| format!("--prefilter {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            None => Vec::new(),
+        };
+        stages.push(Stage {
+            depth: self.depth,
+            bound: self.max_eval as i32,
+            max: self.max_lines.map(|m| m as usize),
+        });
+        Ok(Config {
+            plies: self.plies,
+            half_komi,
+            stages,
+            placements_only: self.placements_only,
+        })
+    }
+}

@@ -1,0 +1,145 @@
+//! `cairn tune`: its command-line arguments.
+
+use cairn::tune::import::TeacherUnits;
+use cairn::tune::selfplay::Shard;
+use cairn::tune::TuneArgs;
+use clap::{Args, ValueEnum};
+use std::path::PathBuf;
+
+/// Arguments of `cairn tune`.
+#[derive(Args, Debug)]
+#[command(after_help = "Examples:\n  \
+    nice -n 10 cairn tune --generate --size 6 --games 2000 --nodes 3000 --out target/tune-s6.txt\n  \
+    cairn tune --data target/tune-s6.txt --size 6 --rounds 5\n  \
+    cairn tune --generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
+    --out s6-part03.txt\n  \
+    cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
+    cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
+    --steps 200 --write\n\n\
+    Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
+    The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
+pub struct TuneCli {
+    /// Play self-play games and write their positions (instead of tuning).
+    #[arg(long, conflicts_with_all = ["import", "data"])]
+    pub generate: bool,
+    /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
+    #[arg(long, value_delimiter = ',', conflicts_with = "data")]
+    pub import: Vec<PathBuf>,
+    /// With --import: the engine (a part of its player tag) whose comments' evaluations become
+    /// the positions' scores, for tuning towards a stronger engine's judgement (--lambda).
+    #[arg(long, requires = "import")]
+    pub teacher: Option<String>,
+    /// How the teacher's comments give its evaluation (--teacher).
+    #[arg(long, value_enum, default_value_t = TeacherUnitsArg::Expectation)]
+    pub teacher_units: TeacherUnitsArg,
+    /// Play only part I of N of the games (--generate), for a batch system's array job.
+    #[arg(long, value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
+    /// Board size (3-8).
+    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
+    pub size: u8,
+    /// Games to play (--generate).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub games: u32,
+    /// Nodes searched per move (--generate).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: u64,
+    /// Komi in half flats, Black's favour (--generate).
+    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
+    pub half_komi: i8,
+    /// Seed of the random starts (--generate).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Data file to write (--generate); default `target/tune-s<size>.txt`.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Data files to tune on, comma-separated (each file's last --holdout share validates).
+    #[arg(long, value_delimiter = ',')]
+    pub data: Vec<PathBuf>,
+    /// Weight of the game result in the target; the rest is the recorded search score.
+    #[arg(long, default_value_t = 1.0)]
+    pub lambda: f64,
+    /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
+    /// a prior for a size with little data.
+    #[arg(long, value_parser = cairn::board::parse_size)]
+    pub start_from: Option<u8>,
+    /// The logistic scale K, fixed (default: fitted to the data with the current weights).
+    /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
+    /// --teacher, the scale that turns expected scores into centiflats (default
+    /// the shipped weights' K).
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Tuning rounds; the loss is printed after each.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    pub rounds: u32,
+    /// Adam steps per round.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
+    pub steps: u32,
+    /// Adam step size, in centiflats.
+    #[arg(long, default_value_t = 1.0)]
+    pub rate: f64,
+    /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
+    #[arg(long, default_value_t = 0.0)]
+    pub l2: f64,
+    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+    /// Share of the positions (the last ones) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+    /// Overwrite the size's params file with the tuned weights.
+    #[arg(long)]
+    pub write: bool,
+    /// Folder of the params files (--write).
+    #[arg(long, default_value = "src/eval/params")]
+    pub params_dir: PathBuf,
+}
+
+/// How the evaluations in a teacher engine's comments are written: the command line's names of
+/// [`TeacherUnits`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum TeacherUnitsArg {
+    /// An expected score from -1 (Black wins) to +1 (White wins), as Tiltak reports.
+    Expectation,
+    /// Flats from White's point of view, as Cairn reports.
+    Flats,
+}
+
+impl From<TeacherUnitsArg> for TeacherUnits {
+    fn from(units: TeacherUnitsArg) -> Self {
+        match units {
+            TeacherUnitsArg::Expectation => TeacherUnits::Expectation,
+            TeacherUnitsArg::Flats => TeacherUnits::Flats,
+        }
+    }
+}
+
+impl From<TuneCli> for TuneArgs {
+    fn from(cli: TuneCli) -> Self {
+        TuneArgs {
+            generate: cli.generate,
+            import: cli.import,
+            teacher: cli.teacher,
+            teacher_units: cli.teacher_units.into(),
+            shard: cli.shard,
+            size: cli.size,
+            games: cli.games,
+            nodes: cli.nodes,
+            half_komi: cli.half_komi,
+            seed: cli.seed,
+            out: cli.out,
+            data: cli.data,
+            lambda: cli.lambda,
+            start_from: cli.start_from,
+            k: cli.k,
+            rounds: cli.rounds,
+            steps: cli.steps,
+            rate: cli.rate,
+            l2: cli.l2,
+            freeze: cli.freeze,
+            holdout: cli.holdout,
+            write: cli.write,
+            params_dir: cli.params_dir,
+        }
+    }
+}
