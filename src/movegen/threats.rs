@@ -125,11 +125,13 @@ impl<const N: usize> Position<N> {
         let north = Geo::<N>::flood(Geo::<N>::NORTH, road);
         let west = Geo::<N>::flood(Geo::<N>::WEST, road);
         let east = Geo::<N>::flood(Geo::<N>::EAST, road);
+        // A segment touches an edge's flood (or the edge) when it meets the flood's
+        // neighbourhood (adjacency is symmetric), so each side is one mask, made once.
+        let [near_south, near_north, near_west, near_east] =
+            near_edges::<N>(south, north, west, east);
         let joins = |seg: u64| {
-            let near = Geo::<N>::dilate(seg);
-            let touches = |edge: u64, flood: u64| seg & edge != 0 || near & flood != 0;
-            (touches(Geo::<N>::SOUTH, south) && touches(Geo::<N>::NORTH, north))
-                || (touches(Geo::<N>::WEST, west) && touches(Geo::<N>::EAST, east))
+            (seg & near_south != 0 && seg & near_north != 0)
+                || (seg & near_west != 0 && seg & near_east != 0)
         };
 
         let role = if self.stones_left(me) > 0 {
@@ -140,7 +142,8 @@ impl<const N: usize> Position<N> {
             None
         };
         if let Some(role) = role {
-            let winning = completing_from_floods::<N>(south, north, west, east) & self.empty().0;
+            let completing = (near_south & near_north) | (near_west & near_east);
+            let winning = completing & self.empty().0;
             if winning != 0 {
                 return Some(Move::place(Square(winning.trailing_zeros() as u8), role));
             }
@@ -226,13 +229,23 @@ impl<const N: usize> Position<N> {
     }
 }
 
+/// For each edge (south, north, west, east), the squares on it or next to its flood: a square or
+/// segment there touches that edge's part of the road.
+#[inline(always)]
+fn near_edges<const N: usize>(south: u64, north: u64, west: u64, east: u64) -> [u64; 4] {
+    [
+        Geo::<N>::SOUTH | Geo::<N>::dilate(south),
+        Geo::<N>::NORTH | Geo::<N>::dilate(north),
+        Geo::<N>::WEST | Geo::<N>::dilate(west),
+        Geo::<N>::EAST | Geo::<N>::dilate(east),
+    ]
+}
+
 /// Squares that would join the edge floods of a road into a road, from the four floods.
 #[inline(always)]
 fn completing_from_floods<const N: usize>(south: u64, north: u64, west: u64, east: u64) -> u64 {
-    let ns =
-        (Geo::<N>::dilate(south) | Geo::<N>::SOUTH) & (Geo::<N>::dilate(north) | Geo::<N>::NORTH);
-    let we = (Geo::<N>::dilate(west) | Geo::<N>::WEST) & (Geo::<N>::dilate(east) | Geo::<N>::EAST);
-    ns | we
+    let [s, n, w, e] = near_edges::<N>(south, north, west, east);
+    (s & n) | (w & e)
 }
 
 /// Squares that would complete a road if added to `road` (occupied or not).

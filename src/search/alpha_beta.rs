@@ -39,7 +39,8 @@ pub struct Worker<'a, G: SearchGame> {
     shared: &'a Shared<'a>,
     time: Option<&'a TimeManager>,
     pub(super) history: History<G::Move>,
-    pickers: Vec<MovePicker<G::Move>>,
+    /// One move list per ply, boxed so that taking one out for a node moves a pointer.
+    pickers: Vec<Option<Box<MovePicker<G::Move>>>>,
     /// The game so far and the current path, for repetitions.
     path: crate::board::History,
     pub(super) pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
@@ -84,7 +85,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             shared,
             time,
             history: History::default(),
-            pickers: (0..MAX_PLY + 1).map(|_| MovePicker::default()).collect(),
+            pickers: (0..MAX_PLY + 1).map(|_| Some(Box::default())).collect(),
             path,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
@@ -176,9 +177,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if qdepth >= QS_MAX_DEPTH || ply >= MAX_PLY - 2 {
             return self.pos.evaluate();
         }
-        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        let mut picker = self.pickers[ply]
+            .take()
+            .expect("one node per ply at a time");
         let Some(threat) = picker.fill_defences(&self.pos) else {
-            self.pickers[ply] = picker;
+            self.pickers[ply] = Some(picker);
             return self.pos.evaluate();
         };
         let mut best = Score::loss_in(ply as u32 + 2, threat);
@@ -208,7 +211,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
             }
         }
-        self.pickers[ply] = picker;
+        self.pickers[ply] = Some(picker);
         best
     }
 
@@ -329,7 +332,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             tactics: self.pos.tactics(threatened, depth >= 2),
         };
         self.history.clear_killers(ply);
-        let mut picker = std::mem::take(&mut self.pickers[ply]);
+        let mut picker = self.pickers[ply]
+            .take()
+            .expect("one node per ply at a time");
         picker.fill(&self.pos, &self.history, &ctx);
 
         let original_alpha = alpha;
@@ -378,7 +383,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             self.unmake(mv, undo);
             if self.stopped {
-                self.pickers[ply] = picker;
+                self.pickers[ply] = Some(picker);
                 return Score::DRAW;
             }
             searched += 1;
@@ -403,7 +408,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
         let no_moves = picker.is_empty();
-        self.pickers[ply] = picker;
+        self.pickers[ply] = Some(picker);
         if searched == 0 {
             if no_moves {
                 return self.pos.no_moves(p);
