@@ -6,6 +6,7 @@
 use cairn::rng::Rng;
 use cairn::search::{search_to_depth, TranspositionTable};
 use cairn::tablut::notation::{parse_move, parse_position, parse_square, write_position};
+use cairn::tablut::search::Searched;
 use cairn::tablut::tools::{self, Effort};
 use cairn::tablut::{eval, Ending, Game, Move, Position, Side, Status};
 
@@ -532,7 +533,7 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     let tt = TranspositionTable::new(4);
     // White escapes at once.
     let p = pos("c4 d5 h2", "", "c5", Side::White);
-    let result = search_to_depth(&p, 3, &tt);
+    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
     let best = result.best.unwrap();
     assert_eq!(after(&p, &best.to_string()).winner(), Some(Side::White));
     assert_eq!(
@@ -541,11 +542,11 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     );
     // Black captures the king at once.
     let p = pos("b7 d9 h2", "g2", "c7", Side::Black);
-    let result = search_to_depth(&p, 3, &tt);
+    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
     assert_eq!(result.best.unwrap().to_string(), "d9-d7");
     // Black to move cannot stop two free lines: a loss in two.
     let p = pos("h2 h8", "", "c3", Side::Black);
-    let result = search_to_depth(&p, 4, &tt);
+    let result = search_to_depth(&Searched::new(p.clone()), 4, &tt);
     assert_eq!(
         result.score.proven().map(|(w, plies, _)| (w, plies)),
         Some((false, 2))
@@ -559,6 +560,7 @@ fn a_terminal_game_can_be_played_from_typed_moves() {
         movetime_ms: 100,
         threads: 1,
         hash_mb: 1,
+        weights: &cairn::tablut::eval::WEIGHTS,
     };
     let input = "help\nz9-z1\ne5-e4\nc5-c3\nquit\n";
     let mut out = Vec::new();
@@ -591,6 +593,7 @@ fn a_game_against_itself_ends_by_the_rules() {
         movetime_ms: 100,
         threads: 1,
         hash_mb: 1,
+        weights: &cairn::tablut::eval::WEIGHTS,
     };
     let mut games = Vec::new();
     let score = tools::self_play(&effort, &effort, 1, 4, 300, 7, &mut games).unwrap();
@@ -658,4 +661,32 @@ fn the_command_line_counts_analyses_and_explains_bad_input() {
         let err = String::from_utf8(out.stderr).unwrap();
         assert!(err.contains(expected), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn tuning_fits_the_weights_to_self_play_and_repeats() {
+    let config = cairn::tablut::tune::TuneConfig {
+        games: 12,
+        nodes: 300,
+        random_plies: 4,
+        seed: 3,
+        max_plies: 300,
+        steps: 300,
+        rate: 1.0,
+        lambda: 0.5,
+        weights: cairn::tablut::eval::HAND_WEIGHTS,
+    };
+    let report = cairn::tablut::tune::run(&config).unwrap();
+    assert!(report.games >= 10, "{report:?}");
+    assert!(report.train > 100 && report.valid > 0, "{report:?}");
+    assert!(report.white_wins <= report.games);
+    assert!(
+        report.fitted_loss[0] < report.start_loss[0],
+        "the fit lowers the training loss: {report:?}"
+    );
+    let again = cairn::tablut::tune::run(&config).unwrap();
+    assert_eq!(
+        again.weights, report.weights,
+        "the same seed gives the same fit"
+    );
 }

@@ -1,5 +1,6 @@
 //! `cairn tablut`: the arguments of Tablut's subcommands, handed to [`cairn::tablut::tools`].
 
+use cairn::tablut::eval::{TERMS, WEIGHTS};
 use cairn::tablut::tools::{self, Effort};
 use cairn::tablut::{notation, Game, Side};
 use clap::{Args, Subcommand, ValueEnum};
@@ -30,6 +31,14 @@ pub enum TablutCommand {
         cairn tablut selfplay --pairs 10 --first-ms 1000 --second-ms 100 --games-out games.txt"
     )]
     Selfplay(SelfplayArgs),
+    /// Fit the evaluation's weights to self-play games at a fixed node count.
+    #[command(
+        after_help = "Prints the games, the positions, the loss of the starting and the \
+        fitted weights on training and validation positions, and the fitted weights as a line of \
+        Rust for src/tablut/eval.rs. Progress goes to stderr.\n\n\
+        Example:\n  cairn tablut tune --games 2000 --nodes 3000 --seed 1"
+    )]
+    Tune(TuneArgs),
 }
 
 /// Where a position comes from.
@@ -81,6 +90,7 @@ impl Think {
                 usize::from,
             ),
             hash_mb: self.hash as usize,
+            weights: &WEIGHTS,
         }
     }
 }
@@ -148,6 +158,60 @@ pub struct SelfplayArgs {
     /// Write each game (result and moves) to this file.
     #[arg(long)]
     games_out: Option<PathBuf>,
+    /// The first engine's evaluation weights, comma-separated in the order of
+    /// `cairn tablut tune`'s list (default: the shipped ones).
+    #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
+    first_weights: Option<[i32; TERMS]>,
+    /// The second engine's evaluation weights (see --first-weights).
+    #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
+    second_weights: Option<[i32; TERMS]>,
+}
+
+/// Evaluation weights: `TERMS` integers separated by commas.
+fn parse_weights(text: &str) -> Result<[i32; TERMS], String> {
+    let values: Vec<i32> = text
+        .split(',')
+        .map(|v| {
+            v.trim()
+                .parse()
+                .map_err(|_| format!("'{}' is not an integer", v.trim()))
+        })
+        .collect::<Result<_, _>>()?;
+    values
+        .try_into()
+        .map_err(|v: Vec<i32>| format!("{} weights instead of {TERMS}", v.len()))
+}
+
+#[derive(Args)]
+pub struct TuneArgs {
+    /// Self-play games.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    games: u32,
+    /// Nodes a move.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    nodes: u64,
+    /// Random moves that open each game.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
+    random_plies: u32,
+    /// Seed of the openings; game g depends only on it and g.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Plies after which a game is dropped unfinished.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(2..))]
+    max_plies: u32,
+    /// Adam steps of the fit.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    steps: u64,
+    /// Adam step size, in evaluation units.
+    #[arg(long, default_value_t = 1.0)]
+    rate: f64,
+    /// The share of the game result in the target (the rest: the search's score), 0 to 1.
+    #[arg(long, default_value_t = 0.5)]
+    lambda: f64,
+    /// The weights both sides play with and the fit starts from, comma-separated in the order
+    /// of the evaluation's terms (default: the shipped ones, so that each run is the next round).
+    #[arg(long, value_parser = parse_weights, allow_hyphen_values = true)]
+    weights: Option<[i32; TERMS]>,
 }
 
 /// Runs one Tablut subcommand.
@@ -180,12 +244,15 @@ pub fn run(command: &TablutCommand) -> Result<(), String> {
             .map(|_| ())
             .map_err(io)
         }
+        TablutCommand::Tune(args) => tune(args),
         TablutCommand::Selfplay(args) => {
-            let effort = |ms| Effort {
+            let effort = |ms, weights: Option<[i32; TERMS]>| Effort {
                 depth: None,
                 movetime_ms: ms,
                 threads: args.threads as usize,
                 hash_mb: 64,
+                // Weights live as long as the run: a few bytes, leaked once per engine.
+                weights: weights.map_or(&WEIGHTS, |w| &*Box::leak(Box::new(w))),
             };
             let mut out: Box<dyn Write> = match &args.games_out {
                 Some(path) => Box::new(
@@ -195,8 +262,8 @@ pub fn run(command: &TablutCommand) -> Result<(), String> {
                 None => Box::new(std::io::sink()),
             };
             let score = tools::self_play(
-                &effort(args.first_ms),
-                &effort(args.second_ms),
+                &effort(args.first_ms, args.first_weights),
+                &effort(args.second_ms, args.second_weights),
                 args.pairs,
                 args.random_plies,
                 args.max_plies,
@@ -220,4 +287,45 @@ pub fn run(command: &TablutCommand) -> Result<(), String> {
             Ok(())
         }
     }
+}
+
+fn tune(args: &TuneArgs) -> Result<(), String> {
+    use cairn::tablut::eval::NAMES;
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(format!("--rate {}: must be above 0", args.rate));
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
+    }
+    let report = cairn::tablut::tune::run(&cairn::tablut::tune::TuneConfig {
+        games: args.games,
+        nodes: args.nodes,
+        random_plies: args.random_plies,
+        seed: args.seed,
+        max_plies: args.max_plies,
+        steps: args.steps as usize,
+        rate: args.rate,
+        lambda: args.lambda,
+        weights: args.weights.unwrap_or(WEIGHTS),
+    })?;
+    println!(
+        "{} games finished ({} won by White), {} training and {} validation positions",
+        report.games, report.white_wins, report.train, report.valid
+    );
+    println!(
+        "k {} (best for the starting weights: {:.5}); loss train/valid: start {:.5}/{:.5}, fitted {:.5}/{:.5}",
+        report.k,
+        report.k_start,
+        report.start_loss[0],
+        report.start_loss[1],
+        report.fitted_loss[0],
+        report.fitted_loss[1]
+    );
+    let start = args.weights.unwrap_or(WEIGHTS);
+    for ((name, old), new) in NAMES.iter().zip(start).zip(report.weights) {
+        println!("{name:>16}: {old:>6} -> {new:>6}");
+    }
+    let list: Vec<String> = report.weights.iter().map(|w| w.to_string()).collect();
+    println!("pub const WEIGHTS: [i32; TERMS] = [{}];", list.join(", "));
+    Ok(())
 }

@@ -251,6 +251,12 @@ impl Undo {
     pub fn captures(&self) -> u32 {
         self.captured.count_ones()
     }
+
+    /// Whether no earlier position can come back after the move: it captured (a piece never
+    /// returns); any other move can be undone.
+    pub fn is_irreversible(&self) -> bool {
+        self.captured != 0
+    }
 }
 
 /// Why pieces cannot stand as given (see [`Position::from_parts`]).

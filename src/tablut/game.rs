@@ -4,7 +4,6 @@
 use super::board::{Move, Position, Side};
 use super::notation::{self, NotationError};
 use crate::board::History;
-use crate::search::SearchGame;
 use std::fmt;
 
 /// How a finished game was won.
@@ -103,7 +102,7 @@ impl Game {
             return Err(NotationError::Illegal(mv.to_string(), why));
         }
         let undo = self.position.make(mv);
-        let fresh = self.position.is_irreversible(mv, &undo);
+        let fresh = undo.is_irreversible();
         self.history.push(self.position.hash(), fresh);
         self.repeated = self.history.is_repetition();
         Ok(())

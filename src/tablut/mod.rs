@@ -30,6 +30,7 @@ pub mod game;
 pub mod notation;
 pub mod search;
 pub mod tools;
+pub mod tune;
 
 pub use board::{Move, Position, Side};
 pub use game::{Ending, Game, Status};

@@ -1,4 +1,5 @@
-//! Tablut as a game of the generic search: [`SearchGame`] for [`Position`].
+//! Tablut as a game of the generic search: [`SearchGame`] for [`Searched`], a position with the
+//! evaluation weights it is judged by (so that two engines with different weights can play).
 //!
 //! - An immediate win is the king's escape (a free line to an edge) or a Muscovite move that
 //!   captures the king; the opponent holding either turns pruning off.
@@ -9,7 +10,7 @@
 //! - Every win is scored as [`WinKind::Road`] (the kind only tells Tak's roads from flat wins).
 
 use super::board::{Move, Position, Side, Undo};
-use super::eval;
+use super::eval::{self, TERMS, WEIGHTS};
 use crate::score::{Score, WinKind};
 use crate::search::{MoveBuf, SearchGame, SearchMove};
 
@@ -37,7 +38,26 @@ const ORDER_CAPTURE: i32 = 1 << 20;
 /// Ordering score of a king move.
 const ORDER_KING: i32 = 200;
 
-impl SearchGame for Position {
+/// A position as the search sees it: the position and the weights of its evaluation.
+#[derive(Clone, Debug)]
+pub struct Searched<'w> {
+    /// The position.
+    pub pos: Position,
+    /// The evaluation's weights ([`eval::evaluate_with`]).
+    pub weights: &'w [i32; TERMS],
+}
+
+impl Searched<'static> {
+    /// `pos` with the shipped weights.
+    pub fn new(pos: Position) -> Self {
+        Searched {
+            pos,
+            weights: &WEIGHTS,
+        }
+    }
+}
+
+impl SearchGame for Searched<'_> {
     type Move = Move;
     type Undo = Undo;
     type Tactics = ();
@@ -46,39 +66,41 @@ impl SearchGame for Position {
 
     #[inline(always)]
     fn side(&self) -> usize {
-        self.side_to_move().index()
+        self.pos.side_to_move().index()
     }
 
     #[inline(always)]
     fn hash(&self) -> u64 {
-        Position::hash(self)
+        self.pos.hash()
     }
 
     fn generate(&self, out: &mut MoveBuf<Move>) {
-        Position::generate(self, out);
+        self.pos.generate(out);
     }
 
     fn is_legal(&self, mv: Move) -> bool {
-        Position::is_legal(self, mv)
+        self.pos.is_legal(mv)
     }
 
     #[inline]
     fn make(&mut self, mv: Move) -> Undo {
-        Position::make(self, mv)
+        self.pos.make(mv)
     }
 
     #[inline]
     fn unmake(&mut self, mv: Move, undo: Undo) {
-        Position::unmake(self, mv, undo)
+        self.pos.unmake(mv, undo)
     }
 
     fn is_irreversible(&self, _mv: Move, undo: &Undo) -> bool {
-        undo.captures() > 0
+        undo.is_irreversible()
     }
 
     fn terminal(&self, ply: u32) -> Option<Score> {
         // The winner is always the player who just moved.
-        self.winner().map(|_| Score::loss_in(ply, WinKind::Road))
+        self.pos
+            .winner()
+            .map(|_| Score::loss_in(ply, WinKind::Road))
     }
 
     fn repetition(&self, ply: u32) -> Score {
@@ -90,7 +112,7 @@ impl SearchGame for Position {
     }
 
     fn evaluate(&self) -> Score {
-        eval::evaluate(self)
+        eval::evaluate_with(&self.pos, self.weights)
     }
 
     fn move_text(mv: Move) -> String {
@@ -102,17 +124,17 @@ impl SearchGame for Position {
     }
 
     fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
-        let win = match self.side_to_move() {
-            Side::White => self.king_escape(),
-            Side::Black => self.king_capture(),
+        let win = match self.pos.side_to_move() {
+            Side::White => self.pos.king_escape(),
+            Side::Black => self.pos.king_capture(),
         }?;
         (!skip.contains(&win)).then_some((win, WinKind::Road))
     }
 
     fn threatened(&self) -> bool {
-        match self.side_to_move() {
-            Side::White => self.king_capture().is_some(),
-            Side::Black => self.king_escape().is_some(),
+        match self.pos.side_to_move() {
+            Side::White => self.pos.king_capture().is_some(),
+            Side::Black => self.pos.king_escape().is_some(),
         }
     }
 
@@ -121,22 +143,22 @@ impl SearchGame for Position {
     }
 
     fn make_null(&mut self) {
-        Position::make_null(self)
+        self.pos.make_null()
     }
 
     fn unmake_null(&mut self) {
-        Position::unmake_null(self)
+        self.pos.unmake_null()
     }
 
     fn tactics(&self, _threatened: bool, _deep: bool) {}
 
     fn urgent_order(&self, mv: Move, _tactics: &()) -> Option<i32> {
-        let captures = self.captures_of(mv);
+        let captures = self.pos.captures_of(mv);
         (captures > 0).then_some(ORDER_CAPTURE * captures)
     }
 
     fn quiet_order(&self, mv: Move) -> i32 {
-        if mv.from == self.king() {
+        if mv.from == self.pos.king() {
             ORDER_KING
         } else {
             0

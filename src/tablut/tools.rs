@@ -4,8 +4,10 @@
 //! drive a whole terminal game.
 
 use super::board::{Position, Side};
+use super::eval::TERMS;
 use super::game::{Game, Status};
 use super::notation;
+use super::search::Searched;
 use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::{self, Limits, SearchConfig, SearchInfo, SearchResult, TranspositionTable};
@@ -34,6 +36,8 @@ pub struct Effort {
     pub threads: usize,
     /// Table size, MiB.
     pub hash_mb: usize,
+    /// The evaluation's weights.
+    pub weights: &'static [i32; TERMS],
 }
 
 impl Effort {
@@ -65,7 +69,10 @@ pub fn think(
     };
     let stop = AtomicBool::new(false);
     search::search(
-        game.position(),
+        &Searched {
+            pos: game.position().clone(),
+            weights: effort.weights,
+        },
         game.history(),
         &effort.limits(),
         &config,

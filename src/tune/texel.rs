@@ -19,11 +19,12 @@ use rayon::prelude::*;
 /// Model inputs: two per feature (opening and end part).
 pub const INPUTS: usize = 2 * NF;
 
-/// Positions as model inputs and results.
-#[derive(Clone, Debug, Default)]
-pub struct Dataset {
-    /// Phase-split features, one row per position.
-    pub rows: Vec<[f32; INPUTS]>,
+/// Positions as model inputs and results; `I` inputs a row (Tak's phase-split features by
+/// default; another game's evaluation terms, such as Tablut's, fit the same way).
+#[derive(Clone, Debug)]
+pub struct Dataset<const I: usize = INPUTS> {
+    /// Model inputs (for Tak, phase-split features), one row per position.
+    pub rows: Vec<[f32; I]>,
     /// What the model is fitted to, for the side to move (the result unless [`Dataset::blend`]
     /// mixed in the scores).
     pub targets: Vec<f32>,
@@ -37,7 +38,20 @@ pub struct Dataset {
     pub origin: Option<String>,
 }
 
-impl Dataset {
+impl<const I: usize> Default for Dataset<I> {
+    fn default() -> Self {
+        Dataset {
+            rows: Vec::new(),
+            targets: Vec::new(),
+            results: Vec::new(),
+            scores: Vec::new(),
+            summary: None,
+            origin: None,
+        }
+    }
+}
+
+impl<const I: usize> Dataset<I> {
     /// The number of positions.
     pub fn len(&self) -> usize {
         self.rows.len()
@@ -59,7 +73,7 @@ impl Dataset {
     }
 
     /// The last `share` of the positions, split off (for validation).
-    pub fn split_off_tail(&mut self, share: f64) -> Dataset {
+    pub fn split_off_tail(&mut self, share: f64) -> Dataset<I> {
         let at = self.len() - (self.len() as f64 * share) as usize;
         Dataset {
             rows: self.rows.split_off(at),
@@ -72,7 +86,7 @@ impl Dataset {
     }
 
     /// Appends the positions of `other`; the summaries are added up, the origins joined.
-    pub fn append(&mut self, mut other: Dataset) {
+    pub fn append(&mut self, mut other: Dataset<I>) {
         self.rows.append(&mut other.rows);
         self.targets.append(&mut other.targets);
         self.results.append(&mut other.results);
@@ -213,12 +227,12 @@ fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 
-fn predict(w: &[f64; INPUTS], row: &[f32; INPUTS]) -> f64 {
+fn predict<const I: usize>(w: &[f64; I], row: &[f32; I]) -> f64 {
     row.iter().zip(w).map(|(&x, &w)| x as f64 * w).sum()
 }
 
 /// Mean squared error of `sigmoid(k · w · x)` against the targets.
-pub fn loss(data: &Dataset, w: &[f64; INPUTS], k: f64) -> f64 {
+pub fn loss<const I: usize>(data: &Dataset<I>, w: &[f64; I], k: f64) -> f64 {
     let sum: f64 = data
         .rows
         .par_iter()
@@ -232,7 +246,7 @@ pub fn loss(data: &Dataset, w: &[f64; INPUTS], k: f64) -> f64 {
 }
 
 /// The scale `K` in `[1e-5, 1]` that minimises the loss with the weights fixed.
-pub fn fit_k(data: &Dataset, w: &[f64; INPUTS]) -> f64 {
+pub fn fit_k<const I: usize>(data: &Dataset<I>, w: &[f64; I]) -> f64 {
     let (mut lo, mut hi) = ((1e-5f64).ln(), 0.0f64);
     let ratio = (5f64.sqrt() - 1.0) / 2.0;
     let f = |x: f64| loss(data, w, x.exp());
@@ -255,9 +269,9 @@ pub fn fit_k(data: &Dataset, w: &[f64; INPUTS]) -> f64 {
 }
 
 /// Full-batch Adam on the weights with `K` fixed.
-pub struct Trainer {
+pub struct Trainer<const I: usize = INPUTS> {
     /// The weights being fitted.
-    pub w: [f64; INPUTS],
+    pub w: [f64; I],
     /// The logistic scale.
     pub k: f64,
     /// Step size, in centiflats.
@@ -265,31 +279,31 @@ pub struct Trainer {
     /// Weight of the penalty `Σ (w − w_start)²` that keeps the weights near where they started.
     pub l2: f64,
     /// Inputs held at their starting weights.
-    pub frozen: [bool; INPUTS],
-    start: [f64; INPUTS],
-    m: [f64; INPUTS],
-    v: [f64; INPUTS],
+    pub frozen: [bool; I],
+    start: [f64; I],
+    m: [f64; I],
+    v: [f64; I],
     steps: i32,
 }
 
-impl Trainer {
+impl<const I: usize> Trainer<I> {
     /// A trainer starting from `w`, without a penalty (set [`Trainer::l2`] for one).
-    pub fn new(w: [f64; INPUTS], k: f64, rate: f64) -> Trainer {
+    pub fn new(w: [f64; I], k: f64, rate: f64) -> Trainer<I> {
         Trainer {
             w,
             k,
             rate,
             l2: 0.0,
-            frozen: [false; INPUTS],
+            frozen: [false; I],
             start: w,
-            m: [0.0; INPUTS],
-            v: [0.0; INPUTS],
+            m: [0.0; I],
+            v: [0.0; I],
             steps: 0,
         }
     }
 
     /// The loss gradient at the current weights.
-    fn gradient(&self, data: &Dataset) -> [f64; INPUTS] {
+    fn gradient(&self, data: &Dataset<I>) -> [f64; I] {
         let k = self.k;
         let w = &self.w;
         let mut grad = data
@@ -297,7 +311,7 @@ impl Trainer {
             .par_chunks(2048)
             .zip(data.targets.par_chunks(2048))
             .map(|(rows, targets)| {
-                let mut g = [0f64; INPUTS];
+                let mut g = [0f64; I];
                 for (row, &t) in rows.iter().zip(targets) {
                     let p = sigmoid(k * predict(w, row));
                     let scale = 2.0 * (p - t as f64) * p * (1.0 - p) * k;
@@ -308,7 +322,7 @@ impl Trainer {
                 g
             })
             .reduce(
-                || [0f64; INPUTS],
+                || [0f64; I],
                 |mut a, b| {
                     a.iter_mut().zip(b).for_each(|(x, y)| *x += y);
                     a
@@ -324,7 +338,7 @@ impl Trainer {
     }
 
     /// Takes `steps` Adam steps.
-    pub fn run(&mut self, data: &Dataset, steps: usize) {
+    pub fn run(&mut self, data: &Dataset<I>, steps: usize) {
         let (beta1, beta2, eps) = (0.9f64, 0.999f64, 1e-12);
         for _ in 0..steps {
             let grad = self.gradient(data);
