@@ -42,6 +42,7 @@ pub mod engine;
 pub mod eval;
 pub mod fuzz;
 pub mod movegen;
+pub mod nnue;
 pub mod notation;
 pub mod openings;
 pub mod playtak;

@@ -2,7 +2,7 @@
 
 use cairn::tune::import::TeacherUnits;
 use cairn::tune::selfplay::Shard;
-use cairn::tune::TuneArgs;
+use cairn::tune::{NnueArgs, TuneArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -15,13 +15,34 @@ use std::path::PathBuf;
     --out s6-part03.txt\n  \
     cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
     cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
-    --steps 200 --write\n\n\
+    --steps 200 --write\n  \
+    cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
+    --epochs 12\n\n\
     Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
     The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
 pub struct TuneCli {
     /// Play self-play games and write their positions (instead of tuning).
     #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
+    /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
+    /// file (see src/nnue).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
+    pub nnue: Option<PathBuf>,
+    /// Passes over the training positions (--nnue).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub epochs: u32,
+    /// Positions per Adam step (--nnue).
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub batch: u32,
+    /// Adam's step size in the first epoch (--nnue).
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f64,
+    /// The step size is multiplied by this after each epoch (--nnue).
+    #[arg(long, default_value_t = 0.8)]
+    pub decay: f64,
+    /// Train on the positions as they are, without their 7 mirror images (--nnue).
+    #[arg(long)]
+    pub no_augment: bool,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
@@ -118,6 +139,14 @@ impl From<TuneCli> for TuneArgs {
     fn from(cli: TuneCli) -> Self {
         TuneArgs {
             generate: cli.generate,
+            nnue: cli.nnue.map(|out| NnueArgs {
+                out,
+                epochs: cli.epochs,
+                batch: cli.batch as usize,
+                rate: cli.learning_rate,
+                decay: cli.decay,
+                augment: !cli.no_augment,
+            }),
             import: cli.import,
             teacher: cli.teacher,
             teacher_units: cli.teacher_units.into(),

@@ -170,9 +170,13 @@ fn phase<const N: usize>(pos: &Position<N>) -> (i32, i32) {
     (total, total - left)
 }
 
-/// The evaluation of `pos` for the side to move, with the weights of its size.
+/// The evaluation of `pos` for the side to move, with the weights of its size (or the network
+/// of its size that [`crate::nnue::net`] gives, if any).
 #[inline]
 pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
+    if let Some(net) = crate::nnue::net::<N>() {
+        return net.evaluate(pos);
+    }
     evaluate_with(pos, params::WEIGHTS[N])
 }
 

@@ -20,6 +20,8 @@ use std::time::Instant;
 pub struct TuneArgs {
     /// Play self-play games and write their positions (instead of tuning).
     pub generate: bool,
+    /// Train a network on `data` instead of the linear weights.
+    pub nnue: Option<NnueArgs>,
     /// PTN files whose games become data lines in `out` (instead of tuning).
     pub import: Vec<PathBuf>,
     /// With `import`: the engine (a part of its player tag) whose comments' evaluations become
@@ -68,11 +70,30 @@ pub struct TuneArgs {
     pub params_dir: PathBuf,
 }
 
+/// How `cairn tune --nnue` trains a network.
+#[derive(Clone, Debug)]
+pub struct NnueArgs {
+    /// The network file to write.
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Adam's step size in the first epoch.
+    pub rate: f64,
+    /// The step size is multiplied by this after each epoch.
+    pub decay: f64,
+    /// Train on the 8 symmetries of each position.
+    pub augment: bool,
+}
+
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
 pub fn run(args: TuneArgs) -> i32 {
     let size = args.size as usize;
     let outcome = if args.generate {
         crate::with_size!(size, |N| generate::<N>(&args), else unreachable!())
+    } else if let Some(nnue) = &args.nnue {
+        crate::with_size!(size, |N| train_nnue::<N>(&args, nnue), else unreachable!())
     } else if !args.import.is_empty() {
         crate::with_size!(size, |N| import::<N>(&args), else unreachable!())
     } else {
@@ -181,6 +202,85 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             "--import: no {N}x{N} game with a result on the board"
         ));
     }
+    Ok(())
+}
+
+/// `--nnue`: a network trained on the data files, written to its file.
+fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
+    use crate::nnue::train::{Model, NetData, TrainConfig};
+    if args.data.is_empty() {
+        return Err("give --data FILE to train the network on".to_string());
+    }
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
+    }
+    if !(0.0..0.9).contains(&args.holdout) {
+        return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
+    }
+    if !(nnue.rate > 0.0 && nnue.rate < 1.0) {
+        return Err(format!(
+            "--learning-rate {}: must be above 0 and below 1",
+            nnue.rate
+        ));
+    }
+    if !(nnue.decay > 0.0 && nnue.decay <= 1.0) {
+        return Err(format!(
+            "--decay {}: must be above 0 and at most 1",
+            nnue.decay
+        ));
+    }
+    let k = args.k.unwrap_or(texel::SHIPPED_K);
+    if !(k > 0.0 && k.is_finite()) {
+        return Err(format!("--k {k}: must be positive"));
+    }
+    let mut train = NetData::default();
+    let mut valid = NetData::default();
+    for path in &args.data {
+        let file = path.display();
+        let started = Instant::now();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let (t, v) = NetData::read::<N>(&text, args.holdout, nnue.augment)
+            .map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!(
+            "nnue: {file}: {} training samples, {} validation positions in {:.1} s",
+            t.len(),
+            v.len(),
+            started.elapsed().as_secs_f64()
+        );
+        train.append(t);
+        valid.append(v);
+    }
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "--data: {} training and {} validation positions; need some of each",
+            train.len(),
+            valid.len()
+        ));
+    }
+    train.blend(args.lambda, k);
+    valid.blend(args.lambda, k);
+    let mut model = Model::new(crate::nnue::Layout::of(N), args.seed);
+    let config = TrainConfig {
+        epochs: nnue.epochs,
+        batch: nnue.batch,
+        rate: nnue.rate as f32,
+        decay: nnue.decay as f32,
+        seed: args.seed,
+    };
+    let (float, quantised) = model.train(&train, &valid, &config);
+    let bytes = model.to_network().to_bytes();
+    let name = nnue.out.display();
+    std::fs::write(&nnue.out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
+    println!(
+        "{N}x{N} network: {} training samples, {} validation positions (lambda {}, K {k}); \
+         validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
+         {} bytes -> {name}",
+        train.len(),
+        valid.len(),
+        args.lambda,
+        valid.linear_loss(k),
+        bytes.len()
+    );
     Ok(())
 }
 

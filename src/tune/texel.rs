@@ -10,7 +10,7 @@
 //! summed over the positions in parallel (rayon).
 
 use super::selfplay::Summary;
-use crate::board::Color;
+use crate::board::{Color, Position};
 use crate::eval::features;
 use crate::eval::params::{Weights, NF};
 use crate::notation::tps;
@@ -120,8 +120,10 @@ impl<const I: usize> Dataset<I> {
 /// One data line, read: the model inputs, the result and the score for the side to move.
 type Parsed = ([f32; INPUTS], f32, f32);
 
-/// Reads one data line (not a comment).
-fn parse_line<const N: usize>(line: &str) -> Result<Parsed, String> {
+/// Reads one data line (not a comment) into the position (its komi set), the game result for
+/// its side to move (1 win, 0.5 draw, 0 loss) and the recorded search score for the side to move
+/// (NaN if none).
+pub fn parse_record<const N: usize>(line: &str) -> Result<(Position<N>, f32, f32), String> {
     let fields: Vec<&str> = line.split('\t').collect();
     let (text_tps, result, komi, score) = match fields[..] {
         [t, r, k] => (t, r, k, None),
@@ -164,6 +166,12 @@ fn parse_line<const N: usize>(line: &str) -> Result<Parsed, String> {
         Color::White => white,
         Color::Black => 1.0 - white,
     };
+    Ok((pos, result, score))
+}
+
+/// Reads one data line (not a comment) as the linear model's inputs.
+fn parse_line<const N: usize>(line: &str) -> Result<Parsed, String> {
+    let (pos, result, score) = parse_record::<N>(line)?;
     Ok((features(&pos).split(), result, score))
 }
 
@@ -223,7 +231,8 @@ pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
 /// for this scale.
 pub const SHIPPED_K: f64 = 0.0026;
 
-fn sigmoid(x: f64) -> f64 {
+/// The logistic function.
+pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
 }
 

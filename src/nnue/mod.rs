@@ -1,0 +1,368 @@
+//! A small efficiently-updatable neural network evaluation (NNUE), per board size.
+//!
+//! **Inputs**, seen from one player's side (its *perspective*: "mine" and "theirs" are relative
+//! to that player, the board is not turned):
+//! - per square, the top piece: one of six planes (my flat, wall or capstone; theirs);
+//! - per square, the colours of the [`DEPTH`] pieces right under the top: for depth `d` one of
+//!   two planes (mine or theirs). Pieces deeper than that are not inputs: they are out of reach
+//!   of a spread from this stack for a long time;
+//! - the stones each player has in hand, and its capstones, one-hot;
+//! - the komi in my favour (half flats, clamped to ±[`KOMI_SPAN`]), one-hot.
+//!
+//! At most a few dozen inputs are active in a position, so the first layer is a sum of a few
+//! weight rows (the *accumulator*). **The network**: the accumulator of each perspective
+//! (`HIDDEN` wide, shared weights), squared clipped ReLU (SCReLU: `clamp(x, 0, 1)²`), both
+//! perspectives concatenated with the side to move's first, one linear output `y`. The output is
+//! a logit: `sigmoid(y)` is the expected score of the side to move, and the evaluation in
+//! centiflats is `y / K` with the logistic scale the linear evaluation uses
+//! ([`crate::tune::texel::SHIPPED_K`]), so the search's margins keep their meaning.
+//!
+//! **Quantisation**: the first layer is stored as `i16` scaled by [`QA`], so an accumulator
+//! holds `x · QA` and the clamp is to `0..=QA`; the output layer stays `f32` (two dot products of
+//! `HIDDEN` values, cheap next to the accumulator).
+//!
+//! **Why full refreshes**: the accumulator is rebuilt from the active inputs at every
+//! evaluation (a few dozen rows of `HIDDEN` `i16`, which the compiler vectorises). Incremental
+//! updates would need the search's make/unmake to carry network state for one game's
+//! evaluation; they are the next step if a network earns its place by SPRT.
+//!
+//! Networks are trained by [`train`] (`cairn tune --nnue`) and read from a small binary file
+//! ([`Network::from_bytes`]). None is built into the binary yet: a network replaces the linear
+//! evaluation only where it wins an SPRT against it, and until then the environment variable
+//! [`ENV`] (`CAIRN_NNUE=s6.nnue cairn ...`) loads one for such tests ([`net`]).
+
+pub mod train;
+
+use crate::board::{Color, Position, Role};
+use crate::score::Score;
+use smallvec::SmallVec;
+
+/// Pieces under the top whose colours are inputs.
+pub const DEPTH: usize = 7;
+/// Input planes per square: six for the top piece, two per depth under it.
+pub const PLANES: usize = 6 + 2 * DEPTH;
+/// Half komi in my favour is clamped to `-KOMI_SPAN..=KOMI_SPAN`.
+pub const KOMI_SPAN: i32 = 10;
+/// Width of each perspective's accumulator.
+pub const HIDDEN: usize = 128;
+/// Quantisation of the first layer: 1.0 is stored as `QA`.
+pub const QA: i32 = 255;
+/// What a network file starts with.
+const MAGIC: &[u8; 8] = b"CAIRNNUE";
+/// The file format's version.
+const VERSION: u32 = 1;
+
+/// The active inputs of one perspective.
+pub type Active = SmallVec<[u16; 256]>;
+
+/// Where each group of inputs starts, for a board size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Board size.
+    pub size: usize,
+    /// Stones each player starts with.
+    pub stones: usize,
+    /// Capstones each player starts with.
+    pub caps: usize,
+    /// First input of the reserves: my stones (`stones + 1` values), then theirs, then my
+    /// capstones (`caps + 1`), then theirs.
+    pub reserves: usize,
+    /// First input of the komi (`2 · KOMI_SPAN + 1` values).
+    pub komi: usize,
+    /// Number of inputs.
+    pub inputs: usize,
+}
+
+impl Layout {
+    /// The layout of size `n` (3 to 8).
+    pub const fn of(n: usize) -> Layout {
+        let (stones, caps) = match crate::board::reserves_for_size(n) {
+            Some((s, c)) => (s as usize, c as usize),
+            None => (0, 0),
+        };
+        let reserves = n * n * PLANES;
+        let komi = reserves + 2 * (stones + 1) + 2 * (caps + 1);
+        Layout {
+            size: n,
+            stones,
+            caps,
+            reserves,
+            komi,
+            inputs: komi + 2 * KOMI_SPAN as usize + 1,
+        }
+    }
+}
+
+/// Appends the active inputs of `pos` from `me`'s perspective to `out`.
+pub fn active<const N: usize>(pos: &Position<N>, me: Color, out: &mut Active) {
+    let layout = const { Layout::of(N) };
+    for sq in pos.occupied() {
+        let base = sq.index() * PLANES;
+        let (color, role) = pos.top(sq).expect("occupied");
+        let kind = match role {
+            Role::Flat => 0,
+            Role::Wall => 1,
+            Role::Cap => 2,
+        };
+        out.push((base + kind + 3 * (color != me) as usize) as u16);
+        let height = pos.height(sq);
+        let under = (height - 1).min(DEPTH);
+        for d in 1..=under {
+            let theirs = pos.color_at(sq, height - 1 - d) != me;
+            out.push((base + 6 + 2 * (d - 1) + theirs as usize) as u16);
+        }
+    }
+    let them = !me;
+    let r = layout.reserves;
+    let s = layout.stones + 1;
+    let c = layout.caps + 1;
+    out.push((r + pos.stones_left(me) as usize) as u16);
+    out.push((r + s + pos.stones_left(them) as usize) as u16);
+    out.push((r + 2 * s + pos.caps_left(me) as usize) as u16);
+    out.push((r + 2 * s + c + pos.caps_left(them) as usize) as u16);
+    let komi = pos.half_komi() as i32 * if me == Color::Black { 1 } else { -1 };
+    out.push((layout.komi as i32 + komi.clamp(-KOMI_SPAN, KOMI_SPAN) + KOMI_SPAN) as u16);
+}
+
+/// A quantised network for one board size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    layout: Layout,
+    /// First-layer weights, `HIDDEN` per input, times `QA`.
+    w1: Vec<i16>,
+    /// First-layer biases, times `QA`.
+    b1: Vec<i16>,
+    /// Output weights for the side to move's half, then the other's, divided by `QA²` (they
+    /// multiply squared accumulator values).
+    w2: Vec<f32>,
+    /// Output bias.
+    b2: f32,
+    /// Centiflats per unit of output (`1 / K`).
+    scale: f32,
+}
+
+/// Why a network file could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NetError {
+    /// The file does not start with the network magic and version.
+    NotANetwork,
+    /// The file is for another board size, depth or width.
+    Shape(String),
+    /// The file ends early or has bytes left over.
+    Length {
+        /// Bytes the header says there are.
+        expected: usize,
+        /// Bytes there are.
+        found: usize,
+    },
+}
+
+impl std::fmt::Display for NetError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NetError::NotANetwork => write!(f, "not a Cairn network file (version {VERSION})"),
+            NetError::Shape(what) => write!(f, "network shape: {what}"),
+            NetError::Length { expected, found } => {
+                write!(f, "network file of {found} bytes, expected {expected}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NetError {}
+
+impl Network {
+    /// A network from float weights (`w1` input-major, `HIDDEN` per input; `w2` the side to
+    /// move's half first), quantised.
+    pub fn quantise(layout: Layout, w1: &[f32], b1: &[f32], w2: &[f32], b2: f32) -> Network {
+        let q = |x: f32| {
+            (x * QA as f32)
+                .round()
+                .clamp(i16::MIN as f32, i16::MAX as f32) as i16
+        };
+        Network {
+            layout,
+            w1: w1.iter().map(|&x| q(x)).collect(),
+            b1: b1.iter().map(|&x| q(x)).collect(),
+            w2: w2.iter().map(|&x| x / (QA * QA) as f32).collect(),
+            b2,
+            scale: (1.0 / crate::tune::texel::SHIPPED_K) as f32,
+        }
+    }
+
+    /// The board size the network is for.
+    pub fn size(&self) -> usize {
+        self.layout.size
+    }
+
+    /// The network as a file: magic, version, size, depth, width, then the first layer's
+    /// weights and biases (`i16`), the output weights and bias (`f32`), all little-endian.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        out.extend_from_slice(MAGIC);
+        for v in [
+            VERSION,
+            self.layout.size as u32,
+            DEPTH as u32,
+            HIDDEN as u32,
+        ] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        for &w in self.w1.iter().chain(&self.b1) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        for &w in &self.w2 {
+            out.extend_from_slice(&(w * (QA * QA) as f32).to_le_bytes());
+        }
+        out.extend_from_slice(&self.b2.to_le_bytes());
+        out
+    }
+
+    /// Reads a network file (see [`Network::to_bytes`]).
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NetError> {
+        let header = MAGIC.len() + 16;
+        if bytes.len() < header || &bytes[..MAGIC.len()] != MAGIC {
+            return Err(NetError::NotANetwork);
+        }
+        let word = |i: usize| {
+            let at = MAGIC.len() + 4 * i;
+            u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"))
+        };
+        if word(0) != VERSION {
+            return Err(NetError::NotANetwork);
+        }
+        let (size, depth, hidden) = (word(1) as usize, word(2) as usize, word(3) as usize);
+        if !crate::board::SIZES.contains(&size) || depth != DEPTH || hidden != HIDDEN {
+            return Err(NetError::Shape(format!(
+                "size {size}, depth {depth}, width {hidden}; this build reads sizes {}, depth \
+                 {DEPTH}, width {HIDDEN}",
+                crate::board::sizes_text()
+            )));
+        }
+        let layout = Layout::of(size);
+        let n1 = layout.inputs * HIDDEN;
+        let expected = header + 2 * (n1 + HIDDEN) + 4 * (2 * HIDDEN + 1);
+        if bytes.len() != expected {
+            return Err(NetError::Length {
+                expected,
+                found: bytes.len(),
+            });
+        }
+        let mut at = header;
+        let mut i16s = |count: usize| -> Vec<i16> {
+            let v = bytes[at..at + 2 * count]
+                .chunks_exact(2)
+                .map(|b| i16::from_le_bytes([b[0], b[1]]))
+                .collect();
+            at += 2 * count;
+            v
+        };
+        let w1 = i16s(n1);
+        let b1 = i16s(HIDDEN);
+        let floats: Vec<f32> = bytes[header + 2 * (n1 + HIDDEN)..]
+            .chunks_exact(4)
+            .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        Ok(Network {
+            layout,
+            w1,
+            b1,
+            w2: floats[..2 * HIDDEN]
+                .iter()
+                .map(|&w| w / (QA * QA) as f32)
+                .collect(),
+            b2: floats[2 * HIDDEN],
+            scale: (1.0 / crate::tune::texel::SHIPPED_K) as f32,
+        })
+    }
+
+    /// The accumulator of the given active inputs.
+    #[inline]
+    fn accumulate(&self, active: &[u16], acc: &mut [i16; HIDDEN]) {
+        acc.copy_from_slice(&self.b1);
+        for &i in active {
+            let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
+            for (a, &w) in acc.iter_mut().zip(row) {
+                *a = a.wrapping_add(w);
+            }
+        }
+    }
+
+    /// The output logit for the side to move, from both accumulators.
+    #[inline]
+    fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN]) -> f32 {
+        let half = |acc: &[i16; HIDDEN], w: &[f32]| -> f32 {
+            let mut sum = [0f32; 8];
+            for (a, w) in acc.chunks_exact(8).zip(w.chunks_exact(8)) {
+                for k in 0..8 {
+                    let x = (a[k] as i32).clamp(0, QA) as f32;
+                    sum[k] += x * x * w[k];
+                }
+            }
+            sum.iter().sum()
+        };
+        half(mine, &self.w2[..HIDDEN]) + half(theirs, &self.w2[HIDDEN..]) + self.b2
+    }
+
+    /// The network's logit for the side to move of `pos` (the size must be the network's).
+    pub fn logit<const N: usize>(&self, pos: &Position<N>) -> f32 {
+        debug_assert_eq!(N, self.layout.size);
+        let me = pos.side_to_move();
+        let (mut mine, mut theirs) = (Active::new(), Active::new());
+        active(pos, me, &mut mine);
+        active(pos, !me, &mut theirs);
+        self.logit_of(&mine, &theirs)
+    }
+
+    /// The logit for the side to move whose perspective has the active inputs `mine`, the
+    /// other's `theirs`.
+    pub fn logit_of(&self, mine: &[u16], theirs: &[u16]) -> f32 {
+        let mut accs = [[0i16; HIDDEN]; 2];
+        self.accumulate(mine, &mut accs[0]);
+        self.accumulate(theirs, &mut accs[1]);
+        self.output(&accs[0], &accs[1])
+    }
+
+    /// The evaluation of `pos` for the side to move, in centiflats.
+    pub fn evaluate<const N: usize>(&self, pos: &Position<N>) -> Score {
+        let cp = self.logit(pos) * self.scale;
+        let limit = (Score::MAX_EVAL.0 / 2) as f32;
+        Score(cp.clamp(-limit, limit) as i32)
+    }
+}
+
+/// The environment variable that names network files to evaluate with, comma-separated (each
+/// file says its board size); sizes without one keep the linear evaluation.
+pub const ENV: &str = "CAIRN_NNUE";
+
+/// The networks of `CAIRN_NNUE`, read at the first evaluation, by board size.
+static NETS: std::sync::OnceLock<Vec<Option<Network>>> = std::sync::OnceLock::new();
+
+/// Reads the files `CAIRN_NNUE` names; a file that cannot be read is reported in the log and
+/// left out (its size keeps the linear evaluation).
+fn load() -> Vec<Option<Network>> {
+    let mut nets = vec![None; crate::board::MAX_SIZE + 1];
+    let Ok(list) = std::env::var(ENV) else {
+        return nets;
+    };
+    for path in list.split(',').filter(|p| !p.trim().is_empty()) {
+        let read = std::fs::read(path.trim())
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| Network::from_bytes(&bytes).map_err(|e| e.to_string()));
+        match read {
+            Ok(net) => {
+                log::info!("{ENV}: {path}: a {0}x{0} network", net.size());
+                let size = net.size();
+                nets[size] = Some(net);
+            }
+            Err(e) => log::error!("{ENV}: {path}: {e}; the linear evaluation is used instead"),
+        }
+    }
+    nets
+}
+
+/// The network that evaluates size `N`, if `CAIRN_NNUE` gave one.
+#[inline]
+pub fn net<const N: usize>() -> Option<&'static Network> {
+    NETS.get_or_init(load)[N].as_ref()
+}

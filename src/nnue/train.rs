@@ -1,0 +1,430 @@
+//! Training a network (`cairn tune --nnue`): the data files of `cairn tune`, as sparse inputs,
+//! fitted by minibatch Adam on the CPU.
+//!
+//! Every data line (`<TPS> <result> <half komi> [<score>]`) becomes the active inputs of both
+//! perspectives and a target for the side to move: `λ · result + (1 − λ) · sigmoid(K · score)`
+//! where a score was recorded, the result elsewhere (the linear tuner's blend, same `K`). The
+//! training positions are also used under the board's 7 other symmetries (Tak's rules do not
+//! see them), which multiplies the data by 8; the validation positions (each file's tail) are
+//! not, and the linear evaluation's loss on them is printed beside the network's as the
+//! baseline. The loss is the mean squared error between `sigmoid(y)` and the target. Each
+//! minibatch's gradient is summed in parallel (rayon) over the samples, then one Adam step
+//! updates every weight; first-layer weights are kept within ±[`W1_LIMIT`] so that the `i16`
+//! accumulators of the quantised network cannot overflow. Runs are deterministic for a seed
+//! (the initial weights and the order of the samples come from it; the parallel sums are
+//! reduced in a fixed order).
+
+use super::{active, Active, Layout, Network, HIDDEN};
+use crate::board::Position;
+use crate::rng::Rng;
+use crate::tune::texel::{parse_record, sigmoid};
+use rayon::prelude::*;
+
+/// First-layer weights and biases stay within this (as `i16` times `QA`, a sum of a hundred of
+/// them still fits).
+pub const W1_LIMIT: f32 = 1.0;
+/// Samples per parallel task in a minibatch.
+const CHUNK: usize = 256;
+
+/// Positions as the network sees them: the active inputs of both perspectives and a target.
+#[derive(Clone, Debug, Default)]
+pub struct NetData {
+    /// Active inputs of every sample: the side to move's, then the other's, back to back.
+    inputs: Vec<u16>,
+    /// Per sample, where its side to move's inputs start and where the other's start; the
+    /// next sample's start (or the total) ends them.
+    starts: Vec<[u32; 2]>,
+    /// Game result for the side to move (1, 0.5, 0).
+    results: Vec<f32>,
+    /// Recorded search score for the side to move, centiflats (NaN if none).
+    scores: Vec<f32>,
+    /// What the network is fitted to (see [`NetData::blend`]).
+    targets: Vec<f32>,
+    /// The linear evaluation of the position, centiflats: the baseline.
+    linear: Vec<f32>,
+}
+
+impl NetData {
+    /// The number of samples.
+    pub fn len(&self) -> usize {
+        self.starts.len()
+    }
+
+    /// Whether there are no samples.
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    /// Adds `pos` with its result and score for the side to move.
+    pub fn push<const N: usize>(&mut self, pos: &Position<N>, result: f32, score: f32) {
+        let mut buf = Active::new();
+        let me = pos.side_to_move();
+        let first = self.inputs.len() as u32;
+        active(pos, me, &mut buf);
+        self.inputs.extend_from_slice(&buf);
+        let second = self.inputs.len() as u32;
+        buf.clear();
+        active(pos, !me, &mut buf);
+        self.inputs.extend_from_slice(&buf);
+        self.starts.push([first, second]);
+        self.results.push(result);
+        self.scores.push(score);
+        self.targets.push(result);
+        self.linear
+            .push(crate::eval::evaluate_with(pos, crate::eval::params::WEIGHTS[N]).0 as f32);
+    }
+
+    /// The two perspectives' active inputs of sample `i`, the side to move's first.
+    #[inline]
+    fn sample(&self, i: usize) -> (&[u16], &[u16]) {
+        let [a, b] = self.starts[i];
+        let end = self
+            .starts
+            .get(i + 1)
+            .map_or(self.inputs.len() as u32, |s| s[0]);
+        (
+            &self.inputs[a as usize..b as usize],
+            &self.inputs[b as usize..end as usize],
+        )
+    }
+
+    /// Sets the targets to `λ · result + (1 − λ) · sigmoid(k · score)` where a score was
+    /// recorded, the result elsewhere.
+    pub fn blend(&mut self, lambda: f64, k: f64) {
+        for ((t, &r), &s) in self.targets.iter_mut().zip(&self.results).zip(&self.scores) {
+            *t = if s.is_nan() {
+                r
+            } else {
+                (lambda * r as f64 + (1.0 - lambda) * sigmoid(k * s as f64)) as f32
+            };
+        }
+    }
+
+    /// Mean squared error of the linear evaluation's prediction `sigmoid(k · eval)`.
+    pub fn linear_loss(&self, k: f64) -> f64 {
+        let sum: f64 = self
+            .linear
+            .iter()
+            .zip(&self.targets)
+            .map(|(&e, &t)| (sigmoid(k * e as f64) - t as f64).powi(2))
+            .sum();
+        sum / self.len().max(1) as f64
+    }
+
+    /// Reads the data lines of `text` (comments skipped): the last `holdout` share of them as
+    /// validation samples, the rest as training samples, under all 8 symmetries if `augment`.
+    /// Errors name the line.
+    pub fn read<const N: usize>(
+        text: &str,
+        holdout: f64,
+        augment: bool,
+    ) -> Result<(NetData, NetData), String> {
+        let lines: Vec<(usize, &str)> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| (i, l.trim_end_matches('\r')))
+            .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'))
+            .collect();
+        let records = lines
+            .par_iter()
+            .map(|&(i, line)| parse_record::<N>(line).map_err(|e| format!("line {}: {e}", i + 1)))
+            .collect::<Result<Vec<_>, String>>()?;
+        let cut = records.len() - (records.len() as f64 * holdout).round() as usize;
+        let (train, valid) = records.split_at(cut);
+        let symmetries = if augment { 8 } else { 1 };
+        let parts: Vec<NetData> = train
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut part = NetData::default();
+                for (pos, result, score) in chunk {
+                    for s in 0..symmetries {
+                        let turned;
+                        let p = if s == 0 {
+                            pos
+                        } else {
+                            turned = pos.transformed(s);
+                            &turned
+                        };
+                        part.push(p, *result, *score);
+                    }
+                }
+                part
+            })
+            .collect();
+        let mut training = NetData::default();
+        for part in parts {
+            training.append(part);
+        }
+        let mut validation = NetData::default();
+        for (pos, result, score) in valid {
+            validation.push(pos, *result, *score);
+        }
+        Ok((training, validation))
+    }
+
+    /// Appends the samples of `other`.
+    pub fn append(&mut self, other: NetData) {
+        let offset = self.inputs.len() as u32;
+        self.inputs.extend_from_slice(&other.inputs);
+        self.starts
+            .extend(other.starts.iter().map(|&[a, b]| [a + offset, b + offset]));
+        self.results.extend_from_slice(&other.results);
+        self.scores.extend_from_slice(&other.scores);
+        self.targets.extend_from_slice(&other.targets);
+        self.linear.extend_from_slice(&other.linear);
+    }
+}
+
+/// A network in training: float weights, the layout of [`Network`].
+#[derive(Clone, Debug)]
+pub struct Model {
+    layout: Layout,
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+}
+
+/// A gradient of a [`Model`] (or Adam's moments of one), with the loss summed beside it.
+#[derive(Clone, Debug)]
+struct Grad {
+    w1: Vec<f32>,
+    b1: Vec<f32>,
+    w2: Vec<f32>,
+    b2: f32,
+    loss: f64,
+}
+
+impl Grad {
+    fn zero(layout: &Layout) -> Grad {
+        Grad {
+            w1: vec![0.0; layout.inputs * HIDDEN],
+            b1: vec![0.0; HIDDEN],
+            w2: vec![0.0; 2 * HIDDEN],
+            b2: 0.0,
+            loss: 0.0,
+        }
+    }
+
+    fn add(mut self, other: Grad) -> Grad {
+        for (a, b) in self.w1.iter_mut().zip(&other.w1) {
+            *a += b;
+        }
+        for (a, b) in self.b1.iter_mut().zip(&other.b1) {
+            *a += b;
+        }
+        for (a, b) in self.w2.iter_mut().zip(&other.w2) {
+            *a += b;
+        }
+        self.b2 += other.b2;
+        self.loss += other.loss;
+        self
+    }
+}
+
+/// How a network is trained.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    /// Passes over the training samples.
+    pub epochs: u32,
+    /// Samples per Adam step.
+    pub batch: usize,
+    /// Adam's step size in the first epoch.
+    pub rate: f32,
+    /// The step size is multiplied by this after each epoch.
+    pub decay: f32,
+    /// Seed of the initial weights and of the sample order.
+    pub seed: u64,
+}
+
+impl Model {
+    /// A model with small random weights (from `seed`), first-layer biases that leave most
+    /// units in the clipped ReLU's slope.
+    pub fn new(layout: Layout, seed: u64) -> Model {
+        let mut rng = Rng::new(seed);
+        let mut uniform = |a: f32| {
+            let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
+            (2.0 * u - 1.0) * a
+        };
+        let w1 = (0..layout.inputs * HIDDEN).map(|_| uniform(0.1)).collect();
+        let b1 = (0..HIDDEN).map(|_| 0.3 + uniform(0.1)).collect();
+        let w2 = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
+        Model {
+            layout,
+            w1,
+            b1,
+            w2,
+            b2: 0.0,
+        }
+    }
+
+    /// The accumulators of both perspectives and the output logit of sample `i`.
+    #[inline]
+    fn forward(&self, data: &NetData, i: usize, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
+        let (mine, theirs) = data.sample(i);
+        let mut y = self.b2;
+        for (h, inputs) in [mine, theirs].into_iter().enumerate() {
+            let a = &mut acc[h];
+            a.copy_from_slice(&self.b1);
+            for &f in inputs {
+                let row = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+                for (x, &w) in a.iter_mut().zip(row) {
+                    *x += w;
+                }
+            }
+            let w2 = &self.w2[h * HIDDEN..][..HIDDEN];
+            for (&x, &w) in a.iter().zip(w2) {
+                let c = x.clamp(0.0, 1.0);
+                y += c * c * w;
+            }
+        }
+        y
+    }
+
+    /// Adds the gradient of sample `i`'s squared error to `grad`.
+    fn backward(&self, data: &NetData, i: usize, grad: &mut Grad) {
+        let mut acc = [[0f32; HIDDEN]; 2];
+        let y = self.forward(data, i, &mut acc);
+        let p = sigmoid(y as f64) as f32;
+        let err = p - data.targets[i];
+        grad.loss += (err * err) as f64;
+        let g = 2.0 * err * p * (1.0 - p);
+        grad.b2 += g;
+        let (mine, theirs) = data.sample(i);
+        for (h, inputs) in [mine, theirs].into_iter().enumerate() {
+            let mut delta = [0f32; HIDDEN];
+            let w2 = &self.w2[h * HIDDEN..][..HIDDEN];
+            let gw2 = &mut grad.w2[h * HIDDEN..][..HIDDEN];
+            for j in 0..HIDDEN {
+                let x = acc[h][j];
+                let c = x.clamp(0.0, 1.0);
+                gw2[j] += g * c * c;
+                if x > 0.0 && x < 1.0 {
+                    delta[j] = g * w2[j] * 2.0 * c;
+                }
+            }
+            for (b, d) in grad.b1.iter_mut().zip(&delta) {
+                *b += d;
+            }
+            for &f in inputs {
+                let row = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
+                for (r, d) in row.iter_mut().zip(&delta) {
+                    *r += d;
+                }
+            }
+        }
+    }
+
+    /// Mean squared error on `data`, and the same for the quantised network.
+    pub fn loss(&self, data: &NetData) -> (f64, f64) {
+        let net = self.to_network();
+        let (float, quantised) = (0..data.len())
+            .into_par_iter()
+            .map(|i| {
+                let mut acc = [[0f32; HIDDEN]; 2];
+                let y = self.forward(data, i, &mut acc);
+                let (mine, theirs) = data.sample(i);
+                let q = net.logit_of(mine, theirs);
+                let t = data.targets[i] as f64;
+                (
+                    (sigmoid(y as f64) - t).powi(2),
+                    (sigmoid(q as f64) - t).powi(2),
+                )
+            })
+            .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
+        let n = data.len().max(1) as f64;
+        (float / n, quantised / n)
+    }
+
+    /// The quantised network.
+    pub fn to_network(&self) -> Network {
+        Network::quantise(self.layout, &self.w1, &self.b1, &self.w2, self.b2)
+    }
+
+    /// Trains on `train` by `config`, printing each epoch's training loss and the validation
+    /// losses (float and quantised) to stderr; returns the last validation losses.
+    pub fn train(&mut self, train: &NetData, valid: &NetData, config: &TrainConfig) -> (f64, f64) {
+        let mut rng = Rng::new(config.seed ^ 0x5EED);
+        let mut order: Vec<u32> = (0..train.len() as u32).collect();
+        let mut m = Grad::zero(&self.layout);
+        let mut v = Grad::zero(&self.layout);
+        let (beta1, beta2, eps) = (0.9f32, 0.999f32, 1e-8f32);
+        let mut step = 0i32;
+        let mut rate = config.rate;
+        let mut last = self.loss(valid);
+        for epoch in 1..=config.epochs {
+            let started = std::time::Instant::now();
+            for i in (1..order.len()).rev() {
+                order.swap(i, rng.below(i + 1));
+            }
+            let mut epoch_loss = 0.0;
+            for batch in order.chunks(config.batch.max(1)) {
+                let grad = batch
+                    .par_chunks(CHUNK)
+                    .map(|chunk| {
+                        let mut g = Grad::zero(&self.layout);
+                        for &i in chunk {
+                            self.backward(train, i as usize, &mut g);
+                        }
+                        g
+                    })
+                    .collect::<Vec<Grad>>()
+                    .into_iter()
+                    .reduce(Grad::add)
+                    .expect("a batch has samples");
+                epoch_loss += grad.loss;
+                step += 1;
+                let scale = 1.0 / batch.len() as f32;
+                let correct1 = 1.0 - beta1.powi(step);
+                let correct2 = 1.0 - beta2.powi(step);
+                let adam = |w: &mut f32, g: f32, m: &mut f32, v: &mut f32, limit: f32| {
+                    let g = g * scale;
+                    *m = beta1 * *m + (1.0 - beta1) * g;
+                    *v = beta2 * *v + (1.0 - beta2) * g * g;
+                    let update = rate * (*m / correct1) / ((*v / correct2).sqrt() + eps);
+                    *w = (*w - update).clamp(-limit, limit);
+                };
+                for (((w, &g), m), v) in self
+                    .w1
+                    .iter_mut()
+                    .zip(&grad.w1)
+                    .zip(&mut m.w1)
+                    .zip(&mut v.w1)
+                {
+                    adam(w, g, m, v, W1_LIMIT);
+                }
+                for (((w, &g), m), v) in self
+                    .b1
+                    .iter_mut()
+                    .zip(&grad.b1)
+                    .zip(&mut m.b1)
+                    .zip(&mut v.b1)
+                {
+                    adam(w, g, m, v, W1_LIMIT);
+                }
+                for (((w, &g), m), v) in self
+                    .w2
+                    .iter_mut()
+                    .zip(&grad.w2)
+                    .zip(&mut m.w2)
+                    .zip(&mut v.w2)
+                {
+                    adam(w, g, m, v, f32::MAX);
+                }
+                adam(&mut self.b2, grad.b2, &mut m.b2, &mut v.b2, f32::MAX);
+            }
+            last = self.loss(valid);
+            eprintln!(
+                "nnue: epoch {epoch}/{}: train {:.6}, validation {:.6} (quantised {:.6}), rate \
+                 {rate:.2e}, {:.1} s",
+                config.epochs,
+                epoch_loss / train.len().max(1) as f64,
+                last.0,
+                last.1,
+                started.elapsed().as_secs_f64()
+            );
+            rate *= config.decay;
+        }
+        last
+    }
+}

@@ -1,0 +1,236 @@
+//! The network evaluation (src/nnue): its inputs, its file, its quantisation, and training it
+//! on data the tests make (random games labelled by the linear evaluation).
+
+mod common;
+
+use cairn::board::{Color, Position};
+use cairn::nnue::train::{Model, NetData, TrainConfig};
+use cairn::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
+use cairn::tune::texel::SHIPPED_K;
+use common::{random_board, random_positions, Rng};
+
+/// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
+fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {
+    let mut out = random_positions::<N>(seed, 6, 120);
+    let mut rng = Rng::new(seed);
+    out.extend((0..60).map(|_| random_board::<N>(&mut rng)));
+    for (i, pos) in out.iter_mut().enumerate() {
+        pos.set_half_komi((i % 9) as i8 - 4);
+    }
+    out
+}
+
+fn inputs<const N: usize>(pos: &Position<N>, me: Color) -> Vec<u16> {
+    let mut a = Active::new();
+    active(pos, me, &mut a);
+    let mut v = a.to_vec();
+    v.sort_unstable();
+    v
+}
+
+fn check_inputs<const N: usize>() {
+    let layout = Layout::of(N);
+    for pos in positions::<N>(N as u64) {
+        for me in Color::ALL {
+            let v = inputs(&pos, me);
+            assert!(v.iter().all(|&i| (i as usize) < layout.inputs), "{N}x{N}");
+            let mut unique = v.clone();
+            unique.dedup();
+            assert_eq!(unique.len(), v.len(), "an input twice in {N}x{N}");
+            let under: usize = pos
+                .occupied()
+                .into_iter()
+                .map(|sq| (pos.height(sq) - 1).min(DEPTH))
+                .sum();
+            // A top piece and the pieces under it per stack, four reserves and the komi.
+            assert_eq!(v.len(), pos.occupied().count() as usize + under + 5);
+            // Exactly one top piece per occupied square.
+            let tops = v
+                .iter()
+                .filter(|&&i| (i as usize) < layout.reserves && (i as usize) % PLANES < 6)
+                .count();
+            assert_eq!(tops, pos.occupied().count() as usize);
+        }
+    }
+}
+
+/// Every input of every size is inside the layout, once, and as many as the position has.
+#[test]
+fn inputs_fit_the_layout_on_every_size() {
+    check_inputs::<3>();
+    check_inputs::<4>();
+    check_inputs::<5>();
+    check_inputs::<6>();
+    check_inputs::<7>();
+    check_inputs::<8>();
+    assert_eq!(
+        Layout::of(6).inputs,
+        36 * PLANES + 2 * 31 + 2 * 2 + 21,
+        "6x6: squares, reserves of 30 stones and 1 capstone, komi"
+    );
+}
+
+/// The inputs are relative to the perspective: White's view of a position is Black's view of
+/// the colour-swapped position (komi negated, so "in my favour" stays the same).
+#[test]
+fn perspectives_swap_with_the_colours() {
+    for pos in positions::<6>(21) {
+        if pos.is_opening() {
+            continue;
+        }
+        let swapped = pos.color_swapped();
+        assert_eq!(inputs(&pos, Color::White), inputs(&swapped, Color::Black));
+        assert_eq!(inputs(&pos, Color::Black), inputs(&swapped, Color::White));
+        assert_ne!(
+            inputs(&pos, Color::White),
+            inputs(&pos, Color::Black),
+            "the two perspectives of a position differ"
+        );
+    }
+}
+
+/// A network survives its file; a damaged file is refused with the reason.
+#[test]
+fn network_files_round_trip_and_damage_is_refused() {
+    for size in [3, 6, 8] {
+        let net = Model::new(Layout::of(size), 5).to_network();
+        let bytes = net.to_bytes();
+        assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
+        assert_eq!(net.size(), size);
+        assert!(matches!(
+            Network::from_bytes(&bytes[..bytes.len() - 1]),
+            Err(NetError::Length { .. })
+        ));
+        let mut longer = bytes.clone();
+        longer.push(0);
+        assert!(matches!(
+            Network::from_bytes(&longer),
+            Err(NetError::Length { .. })
+        ));
+        let mut other = bytes.clone();
+        other[0] = b'X';
+        assert_eq!(Network::from_bytes(&other), Err(NetError::NotANetwork));
+        let mut wrong_size = bytes.clone();
+        wrong_size[12..16].copy_from_slice(&9u32.to_le_bytes());
+        assert!(matches!(
+            Network::from_bytes(&wrong_size),
+            Err(NetError::Shape(_))
+        ));
+    }
+    assert_eq!(Network::from_bytes(b""), Err(NetError::NotANetwork));
+}
+
+/// Random games of 6x6 labelled with the linear evaluation's expected score.
+fn teacher_data(seed: u64) -> NetData {
+    let mut data = NetData::default();
+    for pos in random_positions::<6>(seed, 40, 90) {
+        if pos.is_over() {
+            continue;
+        }
+        let score = cairn::eval::evaluate(&pos).0.clamp(-3000, 3000) as f32;
+        data.push(&pos, 0.5, score);
+    }
+    data.blend(0.0, SHIPPED_K);
+    data
+}
+
+/// Training lowers the loss on positions it never saw, and the quantised network predicts as
+/// the float model does.
+#[test]
+fn training_learns_a_teacher_and_quantising_keeps_it() {
+    let train = teacher_data(1);
+    let valid = teacher_data(2);
+    assert!(train.len() > 1000 && valid.len() > 1000);
+    let mut model = Model::new(Layout::of(6), 3);
+    let (before, before_q) = model.loss(&valid);
+    assert!((before - before_q).abs() < 2e-3, "{before} vs {before_q}");
+    let config = TrainConfig {
+        epochs: 8,
+        batch: 64,
+        rate: 0.003,
+        decay: 0.85,
+        seed: 3,
+    };
+    let (after, after_q) = model.train(&train, &valid, &config);
+    assert!(
+        after < 0.6 * before,
+        "validation loss {before:.5} -> {after:.5}"
+    );
+    assert!((after - after_q).abs() < 2e-3, "{after} vs {after_q}");
+    // The network's evaluation of a position is its logit in centiflats.
+    let net = model.to_network();
+    let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
+    let cp = net.evaluate(&pos).0 as f32;
+    assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
+}
+
+/// `cairn tune --nnue` trains on a data file and writes a network the engine can read; bad
+/// arguments are named.
+#[test]
+fn tune_nnue_writes_a_network() {
+    let dir = std::env::temp_dir().join(format!("cairn-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let data = dir.join("data.txt");
+    let mut text = String::from("# made by the test\n");
+    for pos in random_positions::<5>(4, 12, 60) {
+        if pos.is_over() || pos.is_opening() {
+            continue;
+        }
+        let result = ["R-0", "0-F", "1/2-1/2"][(pos.ply() % 3) as usize];
+        text.push_str(&format!(
+            "{}\t{result}\t4\t{}\n",
+            cairn::notation::tps::to_tps(&pos),
+            cairn::eval::evaluate(&pos).0.clamp(-3000, 3000)
+        ));
+    }
+    std::fs::write(&data, text).expect("write data");
+    let net = dir.join("s5.nnue");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .arg("tune")
+            .args(args)
+            .output()
+            .expect("run cairn")
+    };
+    let out = run(&[
+        "--size",
+        "5",
+        "--data",
+        data.to_str().unwrap(),
+        "--lambda",
+        "0.5",
+        "--epochs",
+        "2",
+        "--batch",
+        "256",
+        "--nnue",
+        net.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("5x5 network: "), "{stdout}");
+    assert!(stdout.contains("linear evaluation"), "{stdout}");
+    let bytes = std::fs::read(&net).expect("network written");
+    assert_eq!(Network::from_bytes(&bytes).expect("readable").size(), 5);
+
+    let out = run(&["--size", "5", "--nnue", net.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
+    let out = run(&[
+        "--size",
+        "5",
+        "--data",
+        data.to_str().unwrap(),
+        "--learning-rate",
+        "0",
+        "--nnue",
+        net.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--learning-rate 0"));
+    std::fs::remove_dir_all(&dir).ok();
+}
