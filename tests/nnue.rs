@@ -120,6 +120,33 @@ fn network_files_round_trip_and_damage_is_refused() {
     assert_eq!(Network::from_bytes(b""), Err(NetError::NotANetwork));
 }
 
+/// The evaluation through the thread's cache of accumulators (only the squares that changed
+/// since the last evaluation redone) is exactly the from-scratch one: along random games (one
+/// move apart), between unrelated boards, and when the network or the size changes.
+#[test]
+fn cached_evaluation_equals_a_fresh_one() {
+    let a = Model::new(Layout::of(6), 1).to_network();
+    let b = Model::new(Layout::of(6), 2).to_network();
+    let c = Model::new(Layout::of(5), 3).to_network();
+    let six = positions::<6>(31);
+    let five = positions::<5>(32);
+    let mut distinct = std::collections::HashSet::new();
+    for (i, pos) in six.iter().enumerate() {
+        let net = if i % 7 == 0 { &b } else { &a };
+        let score = net.evaluate(pos);
+        assert_eq!(score, net.centiflats(net.logit(pos)), "position {i}");
+        distinct.insert(score);
+        if i % 5 == 0 {
+            let other = &five[i % five.len()];
+            assert_eq!(c.evaluate(other), c.centiflats(c.logit(other)));
+        }
+    }
+    assert!(
+        distinct.len() > six.len() / 4,
+        "the network tells positions apart"
+    );
+}
+
 /// Random games of 6x6 labelled with the linear evaluation's expected score.
 fn teacher_data(seed: u64) -> NetData {
     let mut data = NetData::default();
@@ -162,6 +189,7 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     let cp = net.evaluate(&pos).0 as f32;
     assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
+    assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
 }
 
 /// `cairn tune --nnue` trains on a data file and writes a network the engine can read; bad

@@ -21,10 +21,12 @@
 //! holds `x · QA` and the clamp is to `0..=QA`; the output layer stays `f32` (two dot products of
 //! `HIDDEN` values, cheap next to the accumulator).
 //!
-//! **Why full refreshes**: the accumulator is rebuilt from the active inputs at every
-//! evaluation (a few dozen rows of `HIDDEN` `i16`, which the compiler vectorises). Incremental
-//! updates would need the search's make/unmake to carry network state for one game's
-//! evaluation; they are the next step if a network earns its place by SPRT.
+//! **Updates**: each thread keeps the accumulators of both perspectives for the last position it
+//! evaluated, with a key per square ([`square_key`]). The next evaluation compares keys and
+//! takes out and puts back only the inputs of the squares that changed (in a search, the next
+//! leaf is usually a move or two away), so make/unmake and the generic search carry no network
+//! state (Topaz's scheme). 6×6 middlegame, one thread: about 15% fewer nodes a second than the
+//! linear evaluation, against 22% with a full rebuild at every evaluation.
 //!
 //! Networks are trained by [`train`] (`cairn tune --nnue`) and read from a small binary file
 //! ([`Network::from_bytes`]). None is built into the binary yet: a network replaces the linear
@@ -33,9 +35,10 @@
 
 pub mod train;
 
-use crate::board::{Color, Position, Role};
+use crate::board::{Color, Position, Square};
 use crate::score::Score;
 use smallvec::SmallVec;
+use std::cell::RefCell;
 
 /// Pieces under the top whose colours are inputs.
 pub const DEPTH: usize = 7;
@@ -93,40 +96,86 @@ impl Layout {
     }
 }
 
+/// What one square holds, as far as the inputs see it: 0 for an empty square, else the top
+/// piece's colour (bit 1) and role (bits 2-3), the number of pieces under it that are inputs
+/// (bits 4-6) and their colours (bit 7 up, the piece right under the top first; 1 is Black).
+/// Two squares with the same key have the same inputs, so an evaluation only redoes the squares
+/// whose key changed since the last one.
+#[inline]
+pub fn square_key<const N: usize>(pos: &Position<N>, sq: Square) -> u32 {
+    let Some((color, role)) = pos.top(sq) else {
+        return 0;
+    };
+    let height = pos.height(sq) as u32;
+    let under = (height - 1).min(DEPTH as u32);
+    // Colour bits of the `under` pieces below the top, lowest first; reversed so that the piece
+    // right under the top comes first.
+    let below = pos.pile_bits(sq, height - 1 - under, under);
+    let colors = below.reverse_bits() >> (32 - under.max(1)) & ((1 << under) - 1);
+    1 | (color as u32) << 1 | (role as u32) << 2 | under << 4 | colors << 7
+}
+
+/// The reserves and the komi as one key (see [`square_key`]).
+#[inline]
+fn hand_key<const N: usize>(pos: &Position<N>) -> u32 {
+    pos.stones_left(Color::White) as u32
+        | (pos.stones_left(Color::Black) as u32) << 8
+        | (pos.caps_left(Color::White) as u32) << 16
+        | (pos.caps_left(Color::Black) as u32) << 18
+        | (pos.half_komi() as u8 as u32) << 20
+}
+
+/// Appends the inputs of square `sq` holding `key` (see [`square_key`]) from `me`'s perspective.
+#[inline]
+fn square_inputs(sq: usize, key: u32, me: Color, out: &mut Active) {
+    if key == 0 {
+        return;
+    }
+    let base = sq * PLANES;
+    let mine = |bit: u32| (bit == me as u32) as usize;
+    // Roles are numbered flat 0, wall 1, capstone 2 ([`Role`]).
+    let kind = (key >> 2 & 3) as usize;
+    out.push((base + kind + 3 * (1 - mine(key >> 1 & 1))) as u16);
+    let under = (key >> 4 & 7) as usize;
+    for d in 0..under {
+        let theirs = 1 - mine(key >> (7 + d) & 1);
+        out.push((base + 6 + 2 * d + theirs) as u16);
+    }
+}
+
+/// Appends the reserve and komi inputs of `hand` (see [`hand_key`]) from `me`'s perspective.
+#[inline]
+fn hand_inputs(layout: &Layout, hand: u32, me: Color, out: &mut Active) {
+    let stones = [hand & 0xff, hand >> 8 & 0xff];
+    let caps = [hand >> 16 & 3, hand >> 18 & 3];
+    let (mine, theirs) = (me.index(), (!me).index());
+    let r = layout.reserves;
+    let s = layout.stones + 1;
+    let c = layout.caps + 1;
+    out.push((r + stones[mine] as usize) as u16);
+    out.push((r + s + stones[theirs] as usize) as u16);
+    out.push((r + 2 * s + caps[mine] as usize) as u16);
+    out.push((r + 2 * s + c + caps[theirs] as usize) as u16);
+    let half_komi = (hand >> 20) as u8 as i8 as i32;
+    let komi = half_komi * if me == Color::Black { 1 } else { -1 };
+    out.push((layout.komi as i32 + komi.clamp(-KOMI_SPAN, KOMI_SPAN) + KOMI_SPAN) as u16);
+}
+
 /// Appends the active inputs of `pos` from `me`'s perspective to `out`.
 pub fn active<const N: usize>(pos: &Position<N>, me: Color, out: &mut Active) {
     let layout = const { Layout::of(N) };
     for sq in pos.occupied() {
-        let base = sq.index() * PLANES;
-        let (color, role) = pos.top(sq).expect("occupied");
-        let kind = match role {
-            Role::Flat => 0,
-            Role::Wall => 1,
-            Role::Cap => 2,
-        };
-        out.push((base + kind + 3 * (color != me) as usize) as u16);
-        let height = pos.height(sq);
-        let under = (height - 1).min(DEPTH);
-        for d in 1..=under {
-            let theirs = pos.color_at(sq, height - 1 - d) != me;
-            out.push((base + 6 + 2 * (d - 1) + theirs as usize) as u16);
-        }
+        square_inputs(sq.index(), square_key(pos, sq), me, out);
     }
-    let them = !me;
-    let r = layout.reserves;
-    let s = layout.stones + 1;
-    let c = layout.caps + 1;
-    out.push((r + pos.stones_left(me) as usize) as u16);
-    out.push((r + s + pos.stones_left(them) as usize) as u16);
-    out.push((r + 2 * s + pos.caps_left(me) as usize) as u16);
-    out.push((r + 2 * s + c + pos.caps_left(them) as usize) as u16);
-    let komi = pos.half_komi() as i32 * if me == Color::Black { 1 } else { -1 };
-    out.push((layout.komi as i32 + komi.clamp(-KOMI_SPAN, KOMI_SPAN) + KOMI_SPAN) as u16);
+    hand_inputs(&layout, hand_key(pos), me, out);
 }
 
 /// A quantised network for one board size.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Network {
+    /// A number of its own (its clones share it: same weights), so that a thread's cache of
+    /// accumulators is never taken for another network's.
+    id: u64,
     layout: Layout,
     /// First-layer weights, `HIDDEN` per input, times `QA`.
     w1: Vec<i16>,
@@ -171,6 +220,34 @@ impl std::fmt::Display for NetError {
 
 impl std::error::Error for NetError {}
 
+impl PartialEq for Network {
+    /// Same shape and weights (whatever their ids).
+    fn eq(&self, other: &Network) -> bool {
+        (
+            &self.layout,
+            &self.w1,
+            &self.b1,
+            &self.w2,
+            self.b2,
+            self.scale,
+        ) == (
+            &other.layout,
+            &other.w1,
+            &other.b1,
+            &other.w2,
+            other.b2,
+            other.scale,
+        )
+    }
+}
+
+/// The next network's id (0 is no network).
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
+fn next_id() -> u64 {
+    NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+}
+
 impl Network {
     /// A network from float weights (`w1` input-major, `HIDDEN` per input; `w2` the side to
     /// move's half first), quantised.
@@ -181,6 +258,7 @@ impl Network {
                 .clamp(i16::MIN as f32, i16::MAX as f32) as i16
         };
         Network {
+            id: next_id(),
             layout,
             w1: w1.iter().map(|&x| q(x)).collect(),
             b1: b1.iter().map(|&x| q(x)).collect(),
@@ -264,6 +342,7 @@ impl Network {
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
             .collect();
         Ok(Network {
+            id: next_id(),
             layout,
             w1,
             b1,
@@ -323,12 +402,100 @@ impl Network {
         self.output(&accs[0], &accs[1])
     }
 
-    /// The evaluation of `pos` for the side to move, in centiflats.
-    pub fn evaluate<const N: usize>(&self, pos: &Position<N>) -> Score {
-        let cp = self.logit(pos) * self.scale;
-        let limit = (Score::MAX_EVAL.0 / 2) as f32;
-        Score(cp.clamp(-limit, limit) as i32)
+    /// Brings this thread's cached accumulators (see [`Cache`]) to `pos`: only the squares
+    /// whose contents changed since the last evaluation on this thread, and the reserves if
+    /// they did, are taken out and put back in; a cache of another network or size is rebuilt.
+    fn update<const N: usize>(&self, pos: &Position<N>, cache: &mut Cache) {
+        if cache.network != self.id || cache.size != N {
+            cache.network = self.id;
+            cache.size = N;
+            cache.keys = [0; 65];
+            cache.hand = u32::MAX;
+            for acc in &mut cache.accs {
+                acc.copy_from_slice(&self.b1);
+            }
+        }
+        let mut gone = [Active::new(), Active::new()];
+        let mut new = [Active::new(), Active::new()];
+        for i in 0..N * N {
+            let key = square_key(pos, Square(i as u8));
+            let old = cache.keys[i];
+            if key != old {
+                for color in Color::ALL {
+                    square_inputs(i, old, color, &mut gone[color.index()]);
+                    square_inputs(i, key, color, &mut new[color.index()]);
+                }
+                cache.keys[i] = key;
+            }
+        }
+        let hand = hand_key(pos);
+        if hand != cache.hand {
+            for color in Color::ALL {
+                if cache.hand != u32::MAX {
+                    hand_inputs(&self.layout, cache.hand, color, &mut gone[color.index()]);
+                }
+                hand_inputs(&self.layout, hand, color, &mut new[color.index()]);
+            }
+            cache.hand = hand;
+        }
+        for color in Color::ALL {
+            let acc = &mut cache.accs[color.index()];
+            for &i in &gone[color.index()] {
+                let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_sub(w);
+                }
+            }
+            for &i in &new[color.index()] {
+                let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
+                for (a, &w) in acc.iter_mut().zip(row) {
+                    *a = a.wrapping_add(w);
+                }
+            }
+        }
     }
+
+    /// The evaluation of `pos` for the side to move, in centiflats, through this thread's
+    /// cache of accumulators: the same value as [`Network::logit`] gives, times the scale.
+    pub fn evaluate<const N: usize>(&self, pos: &Position<N>) -> Score {
+        let logit = CACHE.with(|cell| {
+            let mut cache = cell.borrow_mut();
+            self.update(pos, &mut cache);
+            let me = pos.side_to_move().index();
+            self.output(&cache.accs[me], &cache.accs[1 - me])
+        });
+        self.centiflats(logit)
+    }
+
+    /// A logit as an evaluation in centiflats (kept well inside the evaluation range).
+    pub fn centiflats(&self, logit: f32) -> Score {
+        let limit = (Score::MAX_EVAL.0 / 2) as f32;
+        Score((logit * self.scale).clamp(-limit, limit) as i32)
+    }
+}
+
+/// What the last evaluation on a thread left: the network and size it was for, every square's
+/// key ([`square_key`]), the reserves' key, and the accumulators of White's and Black's
+/// perspectives for exactly those contents (wrapping `i16` sums, so taking inputs out undoes
+/// putting them in exactly).
+struct Cache {
+    network: u64,
+    size: usize,
+    keys: [u32; 65],
+    hand: u32,
+    accs: [[i16; HIDDEN]; 2],
+}
+
+thread_local! {
+    static CACHE: RefCell<Cache> = const {
+        RefCell::new(Cache {
+            network: 0,
+            size: 0,
+            keys: [0; 65],
+            hand: u32::MAX,
+            accs: [[0; HIDDEN]; 2],
+        })
+    };
 }
 
 /// The environment variable that names network files to evaluate with, comma-separated (each
