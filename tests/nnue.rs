@@ -93,7 +93,7 @@ fn perspectives_swap_with_the_colours() {
 #[test]
 fn network_files_round_trip_and_damage_is_refused() {
     for size in [3, 6, 8] {
-        let net = Model::new(Layout::of(size), 5).to_network();
+        let net = Model::new(Layout::of(size), 5, size == 6).to_network();
         let bytes = net.to_bytes();
         assert_eq!(Network::from_bytes(&bytes), Ok(net.clone()));
         assert_eq!(net.size(), size);
@@ -125,9 +125,9 @@ fn network_files_round_trip_and_damage_is_refused() {
 /// move apart), between unrelated boards, and when the network or the size changes.
 #[test]
 fn cached_evaluation_equals_a_fresh_one() {
-    let a = Model::new(Layout::of(6), 1).to_network();
-    let b = Model::new(Layout::of(6), 2).to_network();
-    let c = Model::new(Layout::of(5), 3).to_network();
+    let a = Model::new(Layout::of(6), 1, false).to_network();
+    let b = Model::new(Layout::of(6), 2, true).to_network();
+    let c = Model::new(Layout::of(5), 3, false).to_network();
     let six = positions::<6>(31);
     let five = positions::<5>(32);
     let mut distinct = std::collections::HashSet::new();
@@ -168,7 +168,7 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
     let train = teacher_data(1);
     let valid = teacher_data(2);
     assert!(train.len() > 1000 && valid.len() > 1000);
-    let mut model = Model::new(Layout::of(6), 3);
+    let mut model = Model::new(Layout::of(6), 3, false);
     let (before, before_q) = model.loss(&valid);
     assert!((before - before_q).abs() < 2e-3, "{before} vs {before_q}");
     let config = TrainConfig {
@@ -190,6 +190,49 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
     let cp = net.evaluate(&pos).0 as f32;
     assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
     assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
+}
+
+/// A residual network learns what the linear evaluation misses: here a teacher that values
+/// each flat on top 2 flats more than the linear evaluation does.
+#[test]
+fn a_residual_network_corrects_the_linear_evaluation() {
+    let data = |seed: u64| {
+        let mut data = NetData::default();
+        for pos in random_positions::<6>(seed, 40, 90) {
+            if pos.is_over() {
+                continue;
+            }
+            let me = pos.side_to_move();
+            let lead = pos.flats(me).count() as i32 - pos.flats(!me).count() as i32;
+            let score = cairn::eval::evaluate(&pos).0 + 200 * lead;
+            data.push(&pos, 0.5, score.clamp(-3000, 3000) as f32);
+        }
+        data.blend(0.0, SHIPPED_K);
+        data
+    };
+    let (train, valid) = (data(5), data(6));
+    let mut model = Model::new(Layout::of(6), 7, true);
+    let (before, _) = model.loss(&valid);
+    let config = TrainConfig {
+        epochs: 8,
+        batch: 64,
+        rate: 0.003,
+        decay: 0.85,
+        seed: 7,
+    };
+    let (after, after_q) = model.train(&train, &valid, &config);
+    let linear = valid.linear_loss(SHIPPED_K);
+    assert!(
+        after < 0.5 * linear,
+        "residual {after:.5}, linear {linear:.5}"
+    );
+    assert!(after < 0.5 * before, "{before:.5} -> {after:.5}");
+    assert!((after - after_q).abs() < 2e-3);
+    let net = model.to_network();
+    assert!(net.is_residual());
+    let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
+    assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
+    assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
 }
 
 /// `cairn tune --nnue` trains on a data file and writes a network the engine can read; bad

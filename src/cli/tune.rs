@@ -43,6 +43,10 @@ pub struct TuneCli {
     /// Train on the positions as they are, without their 7 mirror images (--nnue).
     #[arg(long)]
     pub no_augment: bool,
+    /// Train a correction added to the linear evaluation instead of a whole evaluation
+    /// (--nnue): the network learns what the linear terms miss.
+    #[arg(long)]
+    pub residual: bool,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
@@ -146,6 +150,7 @@ impl From<TuneCli> for TuneArgs {
                 rate: cli.learning_rate,
                 decay: cli.decay,
                 augment: !cli.no_augment,
+                residual: cli.residual,
             }),
             import: cli.import,
             teacher: cli.teacher,

@@ -17,7 +17,7 @@
 use super::{active, Active, Layout, Network, HIDDEN};
 use crate::board::Position;
 use crate::rng::Rng;
-use crate::tune::texel::{parse_record, sigmoid};
+use crate::tune::texel::{parse_record, sigmoid, SHIPPED_K};
 use rayon::prelude::*;
 
 /// First-layer weights and biases stay within this (as `i16` times `QA`, a sum of a hundred of
@@ -179,6 +179,8 @@ impl NetData {
 #[derive(Clone, Debug)]
 pub struct Model {
     layout: Layout,
+    /// Whether the output is added to the linear evaluation's logit (see [`Network`]).
+    residual: bool,
     w1: Vec<f32>,
     b1: Vec<f32>,
     w2: Vec<f32>,
@@ -240,7 +242,7 @@ pub struct TrainConfig {
 impl Model {
     /// A model with small random weights (from `seed`), first-layer biases that leave most
     /// units in the clipped ReLU's slope.
-    pub fn new(layout: Layout, seed: u64) -> Model {
+    pub fn new(layout: Layout, seed: u64, residual: bool) -> Model {
         let mut rng = Rng::new(seed);
         let mut uniform = |a: f32| {
             let u = (rng.next_u64() >> 40) as f32 / (1u64 << 24) as f32;
@@ -251,6 +253,7 @@ impl Model {
         let w2 = (0..2 * HIDDEN).map(|_| uniform(0.1)).collect();
         Model {
             layout,
+            residual,
             w1,
             b1,
             w2,
@@ -262,7 +265,7 @@ impl Model {
     #[inline]
     fn forward(&self, data: &NetData, i: usize, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
         let (mine, theirs) = data.sample(i);
-        let mut y = self.b2;
+        let mut y = self.b2 + self.base(data, i);
         for (h, inputs) in [mine, theirs].into_iter().enumerate() {
             let a = &mut acc[h];
             a.copy_from_slice(&self.b1);
@@ -279,6 +282,16 @@ impl Model {
             }
         }
         y
+    }
+
+    /// The linear part of sample `i`'s logit for a residual model, else 0.
+    #[inline]
+    fn base(&self, data: &NetData, i: usize) -> f32 {
+        if self.residual {
+            data.linear[i] * SHIPPED_K as f32
+        } else {
+            0.0
+        }
     }
 
     /// Adds the gradient of sample `i`'s squared error to `grad`.
@@ -324,7 +337,7 @@ impl Model {
                 let mut acc = [[0f32; HIDDEN]; 2];
                 let y = self.forward(data, i, &mut acc);
                 let (mine, theirs) = data.sample(i);
-                let q = net.logit_of(mine, theirs);
+                let q = net.logit_of(mine, theirs) + self.base(data, i);
                 let t = data.targets[i] as f64;
                 (
                     (sigmoid(y as f64) - t).powi(2),
@@ -338,7 +351,14 @@ impl Model {
 
     /// The quantised network.
     pub fn to_network(&self) -> Network {
-        Network::quantise(self.layout, &self.w1, &self.b1, &self.w2, self.b2)
+        Network::quantise(
+            self.layout,
+            &self.w1,
+            &self.b1,
+            &self.w2,
+            self.b2,
+            self.residual,
+        )
     }
 
     /// Trains on `train` by `config`, printing each epoch's training loss and the validation

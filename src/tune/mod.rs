@@ -85,6 +85,8 @@ pub struct NnueArgs {
     pub decay: f64,
     /// Train on the 8 symmetries of each position.
     pub augment: bool,
+    /// Train a correction to the linear evaluation rather than a whole evaluation.
+    pub residual: bool,
 }
 
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
@@ -259,7 +261,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     }
     train.blend(args.lambda, k);
     valid.blend(args.lambda, k);
-    let mut model = Model::new(crate::nnue::Layout::of(N), args.seed);
+    let mut model = Model::new(crate::nnue::Layout::of(N), args.seed, nnue.residual);
     let config = TrainConfig {
         epochs: nnue.epochs,
         batch: nnue.batch,
@@ -272,9 +274,10 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     let name = nnue.out.display();
     std::fs::write(&nnue.out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
     println!(
-        "{N}x{N} network: {} training samples, {} validation positions (lambda {}, K {k}); \
+        "{N}x{N} {}network: {} training samples, {} validation positions (lambda {}, K {k}); \
          validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
          {} bytes -> {name}",
+        if nnue.residual { "residual " } else { "" },
         train.len(),
         valid.len(),
         args.lambda,
