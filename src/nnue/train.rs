@@ -17,7 +17,7 @@
 use super::{active, Active, Layout, Network, HIDDEN};
 use crate::board::Position;
 use crate::rng::Rng;
-use crate::tune::texel::{parse_record, sigmoid, SHIPPED_K};
+use crate::tune::texel::{blended_target, parse_record, sigmoid, SHIPPED_K};
 use rayon::prelude::*;
 
 /// First-layer weights and biases stay within this (as `i16` times `QA`, a sum of a hundred of
@@ -92,11 +92,7 @@ impl NetData {
     /// recorded, the result elsewhere.
     pub fn blend(&mut self, lambda: f64, k: f64) {
         for ((t, &r), &s) in self.targets.iter_mut().zip(&self.results).zip(&self.scores) {
-            *t = if s.is_nan() {
-                r
-            } else {
-                (lambda * r as f64 + (1.0 - lambda) * sigmoid(k * s as f64)) as f32
-            };
+            *t = blended_target(lambda, k, r, s);
         }
     }
 
@@ -404,33 +400,14 @@ impl Model {
                     let update = rate * (*m / correct1) / ((*v / correct2).sqrt() + eps);
                     *w = (*w - update).clamp(-limit, limit);
                 };
-                for (((w, &g), m), v) in self
-                    .w1
-                    .iter_mut()
-                    .zip(&grad.w1)
-                    .zip(&mut m.w1)
-                    .zip(&mut v.w1)
-                {
-                    adam(w, g, m, v, W1_LIMIT);
-                }
-                for (((w, &g), m), v) in self
-                    .b1
-                    .iter_mut()
-                    .zip(&grad.b1)
-                    .zip(&mut m.b1)
-                    .zip(&mut v.b1)
-                {
-                    adam(w, g, m, v, W1_LIMIT);
-                }
-                for (((w, &g), m), v) in self
-                    .w2
-                    .iter_mut()
-                    .zip(&grad.w2)
-                    .zip(&mut m.w2)
-                    .zip(&mut v.w2)
-                {
-                    adam(w, g, m, v, f32::MAX);
-                }
+                let adam_all = |w: &mut [f32], g: &[f32], m: &mut [f32], v: &mut [f32], limit| {
+                    for (((w, &g), m), v) in w.iter_mut().zip(g).zip(m).zip(v) {
+                        adam(w, g, m, v, limit);
+                    }
+                };
+                adam_all(&mut self.w1, &grad.w1, &mut m.w1, &mut v.w1, W1_LIMIT);
+                adam_all(&mut self.b1, &grad.b1, &mut m.b1, &mut v.b1, W1_LIMIT);
+                adam_all(&mut self.w2, &grad.w2, &mut m.w2, &mut v.w2, f32::MAX);
                 adam(&mut self.b2, grad.b2, &mut m.b2, &mut v.b2, f32::MAX);
             }
             last = self.loss(valid);

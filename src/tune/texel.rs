@@ -108,12 +108,18 @@ impl<const I: usize> Dataset<I> {
     /// recorded, and to the result elsewhere. `λ = 1` gives the plain results.
     pub fn blend(&mut self, lambda: f64, k: f64) {
         for ((t, &r), &s) in self.targets.iter_mut().zip(&self.results).zip(&self.scores) {
-            *t = if s.is_nan() {
-                r
-            } else {
-                (lambda * r as f64 + (1.0 - lambda) * sigmoid(k * s as f64)) as f32
-            };
+            *t = blended_target(lambda, k, r, s);
         }
+    }
+}
+
+/// The target of a position with result `result` and search score `score` (NaN for none):
+/// `λ · result + (1 − λ) · sigmoid(k · score)`, or the result alone without a score.
+pub fn blended_target(lambda: f64, k: f64, result: f32, score: f32) -> f32 {
+    if score.is_nan() {
+        result
+    } else {
+        (lambda * result as f64 + (1.0 - lambda) * sigmoid(k * score as f64)) as f32
     }
 }
 
