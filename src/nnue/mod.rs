@@ -65,6 +65,8 @@ pub const KOMI_SPAN: i32 = 10;
 pub const HIDDEN: usize = 128;
 /// Quantisation of the first layer: 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
+/// The logistic scale: a logit `y` is `y / K` centiflats.
+const K: f32 = crate::tune::texel::SHIPPED_K as f32;
 /// What a network file starts with.
 const MAGIC: &[u8; 8] = b"CAIRNNUE";
 /// The file format's version.
@@ -201,8 +203,6 @@ pub struct Network {
     w2: Vec<f32>,
     /// Output bias.
     b2: f32,
-    /// Centiflats per unit of output (`1 / K`).
-    scale: f32,
     /// Whether the output is a correction added to the linear evaluation's logit (`K` times
     /// its centiflats) rather than the whole logit.
     residual: bool,
@@ -247,14 +247,14 @@ impl PartialEq for Network {
             &self.b1,
             &self.w2,
             self.b2,
-            self.scale,
+            self.residual,
         ) == (
             &other.layout,
             &other.w1,
             &other.b1,
             &other.w2,
             other.b2,
-            other.scale,
+            other.residual,
         )
     }
 }
@@ -290,7 +290,6 @@ impl Network {
             b1: b1.iter().map(|&x| q(x)).collect(),
             w2: w2.iter().map(|&x| x / (QA * QA) as f32).collect(),
             b2,
-            scale: (1.0 / crate::tune::texel::SHIPPED_K) as f32,
             residual,
         }
     }
@@ -305,8 +304,8 @@ impl Network {
         self.layout.size
     }
 
-    /// The network as a file: magic, version, size, depth, width, residual (0 or 1), then the first layer's
-    /// weights and biases (`i16`), the output weights and bias (`f32`), all little-endian.
+    /// The network as a file: magic, version, size, depth, width, residual (0 or 1), then the
+    /// first layer's weights and biases (`i16`), the output weights and bias (`f32`), all little-endian.
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
         out.extend_from_slice(MAGIC);
@@ -393,7 +392,6 @@ impl Network {
                 .map(|&w| w / (QA * QA) as f32)
                 .collect(),
             b2: floats[2 * HIDDEN],
-            scale: (1.0 / crate::tune::texel::SHIPPED_K) as f32,
             residual,
         })
     }
@@ -402,10 +400,16 @@ impl Network {
     #[inline]
     fn accumulate(&self, active: &[u16], acc: &mut [i16; HIDDEN]) {
         acc.copy_from_slice(&self.b1);
-        for &i in active {
+        self.apply(active, acc, i16::wrapping_add);
+    }
+
+    /// Adds (`op` wrapping add) or takes out (wrapping sub) the weight rows of `inputs`.
+    #[inline(always)]
+    fn apply(&self, inputs: &[u16], acc: &mut [i16; HIDDEN], op: fn(i16, i16) -> i16) {
+        for &i in inputs {
             let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
             for (a, &w) in acc.iter_mut().zip(row) {
-                *a = a.wrapping_add(w);
+                *a = op(*a, w);
             }
         }
     }
@@ -442,7 +446,7 @@ impl Network {
     fn base<const N: usize>(&self, pos: &Position<N>) -> f32 {
         if self.residual {
             let linear = crate::eval::evaluate_with(pos, crate::eval::params::WEIGHTS[N]);
-            linear.0 as f32 / self.scale
+            linear.0 as f32 * K
         } else {
             0.0
         }
@@ -495,18 +499,8 @@ impl Network {
         }
         for color in Color::ALL {
             let acc = &mut cache.accs[color.index()];
-            for &i in &gone[color.index()] {
-                let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
-                for (a, &w) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_sub(w);
-                }
-            }
-            for &i in &new[color.index()] {
-                let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
-                for (a, &w) in acc.iter_mut().zip(row) {
-                    *a = a.wrapping_add(w);
-                }
-            }
+            self.apply(&gone[color.index()], acc, i16::wrapping_sub);
+            self.apply(&new[color.index()], acc, i16::wrapping_add);
         }
     }
 
@@ -525,7 +519,7 @@ impl Network {
     /// A logit as an evaluation in centiflats (kept well inside the evaluation range).
     pub fn centiflats(&self, logit: f32) -> Score {
         let limit = (Score::MAX_EVAL.0 / 2) as f32;
-        Score((logit * self.scale).clamp(-limit, limit) as i32)
+        Score((logit / K).clamp(-limit, limit) as i32)
     }
 }
 

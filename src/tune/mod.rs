@@ -207,18 +207,25 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `--nnue`: a network trained on the data files, written to its file.
-fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
-    use crate::nnue::train::{Model, NetData, TrainConfig};
-    if args.data.is_empty() {
-        return Err("give --data FILE to train the network on".to_string());
-    }
+/// Checks the arguments every fit shares: the result's weight in the target and the share held
+/// out for validation.
+fn check_split(args: &TuneArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
     }
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
     }
+    Ok(())
+}
+
+/// `--nnue`: a network trained on the data files, written to its file.
+fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
+    use crate::nnue::train::{Model, NetData, TrainConfig};
+    if args.data.is_empty() {
+        return Err("give --data FILE to train the network on".to_string());
+    }
+    check_split(args)?;
     if !(nnue.rate > 0.0 && nnue.rate < 1.0) {
         return Err(format!(
             "--learning-rate {}: must be above 0 and below 1",
@@ -297,12 +304,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         .map(|p| p.display().to_string())
         .collect::<Vec<_>>()
         .join(",");
-    if !(0.0..=1.0).contains(&args.lambda) {
-        return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
-    }
-    if !(0.0..0.9).contains(&args.holdout) {
-        return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
-    }
+    check_split(args)?;
     if !(args.l2 >= 0.0 && args.l2.is_finite()) {
         return Err(format!("--l2 {}: must be 0 or more", args.l2));
     }
