@@ -31,6 +31,13 @@ impl Rng {
     }
 }
 
+/// SplitMix64's finaliser: a bijection of `u64` that mixes every bit (for hashing small keys).
+pub const fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
 #[cfg(test)]
 mod tests {
     use super::Rng;

@@ -13,6 +13,7 @@
 
 use crate::board::{Bitboard, Color, Move, Position, Role, Square, Undo};
 use crate::eval::evaluate;
+use crate::rng::mix;
 use crate::score::{Score, WinKind};
 use crate::search::params::*;
 use crate::search::{MoveBuf, SearchGame, SearchMove};
@@ -133,6 +134,22 @@ impl<const N: usize> SearchGame for Position<N> {
     #[inline]
     fn threatened(&self) -> bool {
         self.winning_move_for(!self.side_to_move()).is_some()
+    }
+
+    #[inline]
+    fn correction_keys(&self) -> [u64; 2] {
+        let count = |b: Bitboard| b.count() as u64;
+        let (w, b) = (Color::White, Color::Black);
+        let material = count(self.flats(w))
+            | count(self.flats(b)) << 8
+            | (self.stones_left(w) as u64) << 16
+            | (self.stones_left(b) as u64) << 24
+            | (self.caps_left(w) as u64) << 32
+            | (self.caps_left(b) as u64) << 40
+            | count(self.walls() & self.controlled(w)) << 48
+            | count(self.walls() & self.controlled(b)) << 56;
+        let owners = mix(self.controlled(w).0) ^ self.controlled(b).0.rotate_left(17);
+        [mix(material), mix(owners)]
     }
 
     #[inline]

@@ -60,3 +60,47 @@ fn finished_game_still_answers() {
     assert!(matches!(pos.result(), Some(GameResult::Road(_))));
     assert!(best(&pos, 2).best.is_some());
 }
+
+/// Correction history: an entry moves toward the errors it is given (more for deeper
+/// searches), stays within the limit, is kept per side to move and per key (a position sharing
+/// one of its two keys gets half), and a new game clears it.
+#[test]
+fn correction_history_learns_per_side_and_key() {
+    use cairn::board::Move;
+    use cairn::search::history::History;
+    use cairn::search::params::CORR_LIMIT;
+    let mut h = History::<Move>::default();
+    let keys = [11u64, 22];
+    assert_eq!(h.correction(0, keys), 0);
+    h.update_correction(0, keys, 120, 0);
+    let shallow = h.correction(0, keys);
+    let mut deep = History::<Move>::default();
+    deep.update_correction(0, keys, 120, 12);
+    assert!(
+        0 <= shallow && shallow < deep.correction(0, keys),
+        "{shallow}"
+    );
+    for _ in 0..300 {
+        h.update_correction(0, keys, 120, 20);
+    }
+    let learned = h.correction(0, keys);
+    assert!((110..=120).contains(&learned), "{learned}");
+    assert_eq!(
+        h.correction(1, keys),
+        0,
+        "the other side to move has its own"
+    );
+    assert_eq!(h.correction(0, [33, 44]), 0, "other keys have their own");
+    let half = h.correction(0, [11, 44]);
+    assert!(
+        (learned / 2 - 1..=learned / 2 + 1).contains(&half),
+        "{half}"
+    );
+    for _ in 0..300 {
+        h.update_correction(1, keys, -100_000, 20);
+    }
+    let floor = h.correction(1, keys);
+    assert!((-CORR_LIMIT..=-CORR_LIMIT + 10).contains(&floor), "{floor}");
+    h.clear();
+    assert_eq!(h.correction(0, keys), 0);
+}

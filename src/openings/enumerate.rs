@@ -13,6 +13,7 @@
 
 use crate::board::{transform_square, Geo, Move, Position, Role, Square};
 use crate::movegen::MoveList;
+use crate::rng::mix;
 use rayon::prelude::*;
 
 /// The kept lines of every ply: `levels[k]` holds the lines of `k + 1` plies as
@@ -121,13 +122,6 @@ pub fn enumerate<const N: usize>(
         levels.push(children.into_iter().map(|(_, p, _, mv)| (p, mv)).collect());
     }
     Enumeration { levels }
-}
-
-/// SplitMix64's finaliser: a bijection of `u64` that mixes every bit.
-const fn mix(mut z: u64) -> u64 {
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// A 128-bit pseudo-random value for "this stack content on square index `sq`".

@@ -7,6 +7,12 @@
 //! with futility and late-move pruning, late-move reductions and PVS re-searches. Proven scores
 //! never come from a pruned or null-move search (see [`crate::score`]). What each of those
 //! means for a game comes from its [`SearchGame`] hooks.
+//!
+//! Every static evaluation the search uses (at the horizon and for pruning) is corrected by
+//! correction history ([`History::correction`]): at the end of each node whose result says
+//! more than its evaluation did (an exact score, or a bound beyond the evaluation), the error is
+//! averaged into the entries of the position's correction keys, so positions that share them
+//! are corrected by what deeper searches found. The table keeps the raw evaluation.
 
 use super::game::SearchGame;
 use super::history::History;
@@ -226,6 +232,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             && self.pos.extends(mv, tactics)
     }
 
+    /// `raw`, the static evaluation here, plus what correction history has learned.
+    #[inline]
+    fn corrected(&self, raw: Score) -> Score {
+        let keys = self.pos.correction_keys();
+        Score(raw.0 + self.history.correction(self.pos.side(), keys))
+    }
+
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
     pub fn alpha_beta(
         &mut self,
@@ -277,7 +290,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return self.quiesce(alpha, beta, ply, 0);
             }
             self.seldepth = self.seldepth.max(p);
-            return self.pos.evaluate();
+            return self.corrected(self.pos.evaluate());
         }
 
         // Transposition table.
@@ -296,10 +309,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 }
             }
         }
-        let eval = match hit {
+        let raw_eval = match hit {
             Some(h) => Score(h.eval as i32),
             None => self.pos.evaluate(),
         };
+        let eval = self.corrected(raw_eval);
 
         // The opponent's threat to win at once turns off the pruning that assumes a quiet
         // position.
@@ -428,10 +442,20 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             p,
             best_move.or(tt_move),
             best_score,
-            eval.0 as i16,
+            raw_eval.0 as i16,
             depth.clamp(0, 127) as u8,
             bound,
         );
+        let informative = match bound {
+            Bound::Exact => true,
+            Bound::Lower => best_score > eval,
+            Bound::Upper => best_score < eval,
+        };
+        if informative && !threatened && !best_score.is_proven() {
+            let keys = self.pos.correction_keys();
+            let error = best_score.0 - raw_eval.0;
+            self.history.update_correction(me, keys, error, depth);
+        }
         best_score
     }
 }

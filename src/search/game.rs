@@ -89,6 +89,12 @@ pub trait SearchGame: Clone + Send + Sync {
     fn threatened(&self) -> bool {
         false
     }
+    /// Keys of two coarse features of the position (in Tak: the material and reserves, and who
+    /// owns which square) under which the search learns how far its evaluation is off
+    /// (correction history). A game without them gives constant keys: one learned bias.
+    fn correction_keys(&self) -> [u64; 2] {
+        [0, 0]
+    }
     /// Whether passing is a fair test of the position here (no zugzwang to fear).
     fn null_move_ok(&self) -> bool {
         false

@@ -2,13 +2,19 @@
 //!
 //! History is indexed by the side to move and the move's dense key ([`SearchMove::key`]).
 //! Updates use the "gravity" formula, so scores saturate smoothly at ±`HISTORY_MAX`.
+//!
+//! Correction history: per side to move and for each of the game's two correction keys
+//! ([`super::SearchGame::correction_keys`]), a running average of how far the search's result
+//! at a node was from the static evaluation, which then corrects the evaluation of positions
+//! that share those keys.
 
 use super::game::SearchMove;
-use super::params::{HISTORY_MAX, MAX_PLY};
+use super::params::*;
 
 /// Per-thread move-ordering memory.
 pub struct History<M> {
     table: Vec<i16>,
+    corrections: Vec<i16>,
     killers: [[Option<M>; 2]; MAX_PLY + 2],
 }
 
@@ -16,6 +22,7 @@ impl<M: SearchMove> Default for History<M> {
     fn default() -> Self {
         History {
             table: vec![0; 2 * M::KEYS],
+            corrections: vec![0; 2 * 2 * CORR_SIZE],
             killers: [[None; 2]; MAX_PLY + 2],
         }
     }
@@ -27,10 +34,17 @@ fn slot<M: SearchMove>(side: usize, mv: M) -> usize {
     side * M::KEYS + mv.key()
 }
 
+/// The correction table index of key number `k` (0 or 1) with value `key` for `side`.
+#[inline(always)]
+fn corr_slot(side: usize, k: usize, key: u64) -> usize {
+    (side * 2 + k) * CORR_SIZE + (key as usize & (CORR_SIZE - 1))
+}
+
 impl<M: SearchMove> History<M> {
     /// Clears everything (new game).
     pub fn clear(&mut self) {
         self.table.iter_mut().for_each(|h| *h = 0);
+        self.corrections.iter_mut().for_each(|c| *c = 0);
         self.killers = [[None; 2]; MAX_PLY + 2];
     }
 
@@ -47,6 +61,29 @@ impl<M: SearchMove> History<M> {
         let bonus = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
         let value = *entry as i32;
         *entry = (value + bonus - value * bonus.abs() / HISTORY_MAX) as i16;
+    }
+
+    /// The correction (centiflats) to add to the static evaluation for `side` to move in a
+    /// position with correction keys `keys`.
+    #[inline]
+    pub fn correction(&self, side: usize, keys: [u64; 2]) -> i32 {
+        let sum: i32 = (0..2)
+            .map(|k| self.corrections[corr_slot(side, k, keys[k])] as i32)
+            .sum();
+        sum / (2 * CORR_GRAIN)
+    }
+
+    /// Moves the corrections for `side` and `keys` toward `error` (the search's result minus
+    /// the raw static evaluation), the more the deeper the search was.
+    #[inline]
+    pub fn update_correction(&mut self, side: usize, keys: [u64; 2], error: i32, depth: i32) {
+        let target = error.clamp(-CORR_LIMIT, CORR_LIMIT) * CORR_GRAIN;
+        let weight = (depth + 1).min(CORR_MAX_WEIGHT);
+        for (k, &key) in keys.iter().enumerate() {
+            let entry = &mut self.corrections[corr_slot(side, k, key)];
+            let value = *entry as i32;
+            *entry = (value + (target - value) * weight / 256) as i16;
+        }
     }
 
     /// The killer moves at `ply`.

@@ -116,3 +116,12 @@ pub const MOVE_OVERHEAD_MS: u64 = 30;
 
 /// Nodes between checks of the clock and the stop flag.
 pub const CHECK_INTERVAL: u64 = 1024;
+
+/// Entries per side and key of the correction history (a power of two).
+pub const CORR_SIZE: usize = 1 << 14;
+/// Correction history entries count in 1/`CORR_GRAIN` centiflats.
+pub const CORR_GRAIN: i32 = 16;
+/// The largest evaluation error (centiflats) one update moves an entry toward.
+pub const CORR_LIMIT: i32 = 400;
+/// An update's weight out of 256 is the depth plus one, up to this.
+pub const CORR_MAX_WEIGHT: i32 = 16;
