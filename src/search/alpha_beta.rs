@@ -232,10 +232,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             && self.pos.extends(mv, tactics)
     }
 
-    /// `raw`, the static evaluation here, plus what correction history has learned.
+    /// `raw`, the static evaluation here, plus what correction history has learned for this
+    /// position's correction `keys`.
     #[inline]
-    fn corrected(&self, raw: Score) -> Score {
-        let keys = self.pos.correction_keys();
+    fn corrected(&self, raw: Score, keys: [u64; 2]) -> Score {
         Score(raw.0 + self.history.correction(self.pos.side(), keys))
     }
 
@@ -290,7 +290,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return self.quiesce(alpha, beta, ply, 0);
             }
             self.seldepth = self.seldepth.max(p);
-            return self.corrected(self.pos.evaluate());
+            return self.corrected(self.pos.evaluate(), self.pos.correction_keys());
         }
 
         // Transposition table.
@@ -313,7 +313,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             Some(h) => Score(h.eval as i32),
             None => self.pos.evaluate(),
         };
-        let eval = self.corrected(raw_eval);
+        let keys = self.pos.correction_keys();
+        let eval = self.corrected(raw_eval, keys);
 
         // The opponent's threat to win at once turns off the pruning that assumes a quiet
         // position.
@@ -452,7 +453,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             Bound::Upper => best_score < eval,
         };
         if informative && !threatened && !best_score.is_proven() {
-            let keys = self.pos.correction_keys();
             let error = best_score.0 - raw_eval.0;
             self.history.update_correction(me, keys, error, depth);
         }
