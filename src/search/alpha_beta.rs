@@ -361,15 +361,18 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 continue;
             }
             let plain = order < ORDER_KILLER[1];
+            // Late-move and futility pruning. Moves come best first, so every move after a
+            // pruned one is plain too, and nothing in the conditions changes while moves are
+            // skipped: the first pruned move ends the loop without picking the rest.
             if !pv_node && !threatened && searched > 0 && plain && !(-best_score).is_proven() {
                 let d = depth as usize;
                 if depth <= LMP_MAX_DEPTH && searched >= LMP_BASE + LMP_PER_DEPTH_SQ * d * d {
-                    continue;
+                    break;
                 }
                 if depth <= FUTILITY_MAX_DEPTH
                     && eval.0 + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha.0
                 {
-                    continue;
+                    break;
                 }
             }
             let undo = self.make(mv);
