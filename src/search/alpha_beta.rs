@@ -181,14 +181,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return Score::win_in(ply as u32 + 1, kind);
         }
         if qdepth >= QS_MAX_DEPTH || ply >= MAX_PLY - 2 {
-            return self.pos.evaluate();
+            return self.leaf_eval();
         }
         let mut picker = self.pickers[ply]
             .take()
             .expect("one node per ply at a time");
         let Some(threat) = picker.fill_defences(&self.pos) else {
             self.pickers[ply] = Some(picker);
-            return self.pos.evaluate();
+            return self.leaf_eval();
         };
         let mut best = Score::loss_in(ply as u32 + 2, threat);
         while let Some((mv, _)) = picker.pick() {
@@ -239,6 +239,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         Score(raw.0 + self.history.correction(self.pos.side(), keys))
     }
 
+    /// The corrected static evaluation of the current position, for the search's leaves.
+    #[inline]
+    fn leaf_eval(&self) -> Score {
+        self.corrected(self.pos.evaluate(), self.pos.correction_keys())
+    }
+
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
     pub fn alpha_beta(
         &mut self,
@@ -275,7 +281,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             return Score::win_in(p + 1, kind);
         }
         if ply >= MAX_PLY - 2 {
-            return self.pos.evaluate();
+            return self.leaf_eval();
         }
         if ply > 0 {
             // We cannot win sooner than the slowest win next move, nor lose sooner.
@@ -290,7 +296,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return self.quiesce(alpha, beta, ply, 0);
             }
             self.seldepth = self.seldepth.max(p);
-            return self.corrected(self.pos.evaluate(), self.pos.correction_keys());
+            return self.leaf_eval();
         }
 
         // Transposition table.
