@@ -4,18 +4,21 @@
 # Every game is kept as PTN; the end is a count of the games and of every forfeit by Cairn
 # (crash, hang, illegal or malformed move, time), which should all be zero.
 #
-#   benches/soak.sh [GAMES] [TC] [OUT_DIR]      (defaults: 1000 games, 2+0.05, target/soak)
+#   benches/soak.sh [GAMES] [TC] [OUT_DIR]      (defaults: 1000 games, 1+0.02, target/soak)
 #
 # Sparring engines are looked for in $SPARRING (default ../shared/sparring/bin): tiltak-tei
 # (sizes 4-6, komi 0 or 2) and topaz-classical (sizes 5-6). Without them the soak is self-play.
-# Run it on an otherwise idle machine: a starved core makes any engine lose on time.
+# Games run side by side, as many as the cores hold when each engine thinks on its own thread
+# ($SOAK_CORES, default all of them): two-thread pairings get a core per thread. Run it on an
+# otherwise idle machine: a starved core makes any engine lose on time.
 set -eu
 
 games=${1:-1000}
-tc=${2:-2+0.05}
+tc=${2:-1+0.02}
 out=${3:-target/soak}
 cairn=${CAIRN:-target/release/cairn}
 sparring=${SPARRING:-../shared/sparring/bin}
+cores=${SOAK_CORES:-$(nproc 2>/dev/null || echo 1)}
 mkdir -p "$out"
 [ -x "$cairn" ] || { echo "soak: $cairn not found: cargo build --release first" >&2; exit 1; }
 
@@ -56,9 +59,11 @@ while read -r size komi threads opponent; do
   book=""
   [ -f "openings/${size}s_2ply.txt" ] && book="--book openings/${size}s_2ply.txt"
   tag="s${size}-k${komi}-t${threads}-${opponent}"
-  echo "soak: pairing $n/$pairings: $tag, $per games" >&2
+  side=$(( cores / threads ))
+  [ "$side" -ge 1 ] || side=1
+  echo "soak: pairing $n/$pairings: $tag, $per games, $side at a time" >&2
   # shellcheck disable=SC2086
-  "$cairn" match --size "$size" --komi "$komi" --tc "$tc" --games "$per" $book \
+  "$cairn" match --size "$size" --komi "$komi" --tc "$tc" --games "$per" $book --concurrency "$side" \
     --engine "cmd=$cairn name=cairn option.Threads=$threads" --engine "$other" \
     --ptn "$out/$tag.ptn" > "$out/$tag.txt" 2> "$out/$tag.log" || {
       echo "soak: $tag: cairn match failed (see $out/$tag.log)" >&2

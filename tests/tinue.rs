@@ -580,3 +580,55 @@ fn stop_flag_ends_the_solve() {
     let mut pos = pos;
     assert_eq!(shortest_forced_road(&mut pos, 5, true), None);
 }
+
+/// A fast 8×8 game of the soak (`benches/soak.sh`, 1+0.02) with ten-high stacks: thousands of
+/// spreads, so one node of the prover costs milliseconds.
+const TALL_STACKS: &str = "x,2,x,2,x2,1,x/x3,2,x2,1,x/x,221,2,1121111112C,2,1,21,1/\
+x2,1112,12,12S,1,2221C,x/x,1S,x,121111112C,x,2S,x2/1,1,1,2,222222221S,2,2212,x/\
+x,221S,1,112S,x,2,2,x/2,x,111111112S,221222221C,x,2,x2 2 97";
+
+/// Every budget is looked at on every node: a deadline already past, a set stop flag and a
+/// node limit each end the solve exactly there. (Looked at every 32 nodes, the deadline let
+/// the check before a timed search run 90 ms over a 1 ms budget here, and lose on time.)
+#[test]
+fn a_spent_budget_stops_the_prover_on_its_node() {
+    let pos = tps::parse::<8>(TALL_STACKS).unwrap();
+    let past = TinueLimits {
+        deadline: Some(std::time::Instant::now()),
+        ..limits(31)
+    };
+    let nodes_limit = TinueLimits {
+        max_nodes: Some(3),
+        ..limits(31)
+    };
+    for (budget, stop, nodes) in [
+        (&past, false, 1),
+        (&limits(31), true, 1),
+        (&nodes_limit, false, 3),
+    ] {
+        let result = solve(&pos, budget, &AtomicBool::new(stop));
+        assert_eq!(result.outcome, TinueOutcome::Unknown);
+        assert_eq!(result.nodes, nodes, "stop {stop}, limits {budget:?}");
+    }
+}
+
+/// With 40 ms on its clock, the side to move answers well inside it on that position (the
+/// reported time covers the tinue check and the search). It took 90 to 130 ms before.
+#[test]
+fn a_short_clock_on_tall_stacks_is_kept() {
+    let out = tei_session(&[
+        "teinewgame size 8 halfkomi 0",
+        &format!("position tps {TALL_STACKS}"),
+        "go wtime 1000 btime 40 winc 20 binc 20",
+    ]);
+    let last_info = out
+        .iter()
+        .rev()
+        .find(|l| l.starts_with("info depth"))
+        .unwrap();
+    let tokens: Vec<&str> = last_info.split_whitespace().collect();
+    let at = tokens.iter().position(|&t| t == "time").unwrap();
+    let time: u64 = tokens[at + 1].parse().unwrap();
+    assert!(time < 40, "{out:?}");
+    assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
+}
