@@ -502,6 +502,13 @@ fn published_positions() {
     assert_eq!(outcome, TinueOutcome::Disproven);
 }
 
+/// The number after `key` in a TEI `info` line.
+fn field(line: &str, key: &str) -> u64 {
+    let tokens: Vec<&str> = line.split_whitespace().collect();
+    let at = tokens.iter().position(|&t| t == key).unwrap();
+    tokens[at + 1].parse().unwrap()
+}
+
 /// The prover's `info` line reports the prover's own work: as many nodes as the same solve
 /// run here (a solve that no clock cuts short is reproducible), in `go solved` (its 16 MiB
 /// table, no limit) and in the check before a timed search; and the line is the last before
@@ -530,11 +537,6 @@ fn prover_lines_report_the_provers_work() {
     ]);
     let wall = started.elapsed().as_millis() as u64;
     assert_eq!(out.len(), 4, "{out:?}");
-    let field = |line: &str, key: &str| -> u64 {
-        let tokens: Vec<&str> = line.split_whitespace().collect();
-        let at = tokens.iter().position(|&t| t == key).unwrap();
-        tokens[at + 1].parse().unwrap()
-    };
     for (line, nodes, plies) in [(&out[0], expected.nodes, 7), (&out[2], checked.nodes, 3)] {
         assert!(
             line.contains(&format!(" score cp {} pv ", 10_000 - plies)),
@@ -627,9 +629,6 @@ fn a_short_clock_on_tall_stacks_is_kept() {
         .rev()
         .find(|l| l.starts_with("info depth"))
         .unwrap();
-    let tokens: Vec<&str> = last_info.split_whitespace().collect();
-    let at = tokens.iter().position(|&t| t == "time").unwrap();
-    let time: u64 = tokens[at + 1].parse().unwrap();
-    assert!(time < 40, "{out:?}");
+    assert!(field(last_info, "time") < 40, "{out:?}");
     assert!(out.last().unwrap().starts_with("bestmove "), "{out:?}");
 }
