@@ -173,6 +173,36 @@ const fn edge_distances(n: usize) -> [[u8; 64]; 4] {
     dist
 }
 
+/// Squares at most `r` steps from `sq` along a rank or a file (not `sq` itself), indexed
+/// `[square][r]`: every square a spread carrying `r` pieces or fewer can reach.
+const fn crosses(n: usize) -> [[u64; 9]; 64] {
+    let mut out = [[0u64; 9]; 64];
+    let mut sq = 0;
+    while sq < n * n {
+        let (file, rank) = (sq % n, sq / n);
+        let mut r = 1;
+        while r <= 8 {
+            let mut cross = out[sq][r - 1];
+            if rank + r < n {
+                cross |= 1u64 << ((rank + r) * n + file);
+            }
+            if rank >= r {
+                cross |= 1u64 << ((rank - r) * n + file);
+            }
+            if file + r < n {
+                cross |= 1u64 << (rank * n + file + r);
+            }
+            if file >= r {
+                cross |= 1u64 << (rank * n + file - r);
+            }
+            out[sq][r] = cross;
+            r += 1;
+        }
+        sq += 1;
+    }
+    out
+}
+
 impl<const N: usize> Geo<N> {
     /// Number of squares on the board.
     pub const SQUARES: usize = N * N;
@@ -194,6 +224,8 @@ impl<const N: usize> Geo<N> {
     pub const RAYS: [[u64; 64]; 4] = rays(N);
     /// Squares to the edge, `[direction][square]`.
     pub const EDGE_DISTANCE: [[u8; 64]; 4] = edge_distances(N);
+    /// Squares within `r` steps along a rank or file, `[square][r]` (see [`crosses`]).
+    pub const CROSS: [[u64; 9]; 64] = crosses(N);
 
     /// Every square of the board as a bitboard.
     #[inline(always)]

@@ -7,8 +7,10 @@
 //! 2. **Spreads.** A spread changes only its origin and the squares it covers, a straight
 //!    segment. Even if every square of that segment became the mover's, a road would have to run
 //!    through it, so the segment must touch (or border a flood from) both edges of a pair. The
-//!    test is repeated for each distance a spread can travel, as a pattern covering `j` squares
-//!    changes only the first `j`. Only the patterns that pass have their outcome simulated
+//!    test is made first for every square the stack's carry limit lets it reach along its rank
+//!    and file at once (most stacks stop there), then per direction, for each distance a spread
+//!    can travel (no further than the carry limit), as a pattern covering `j` squares changes
+//!    only the first `j`. Only the patterns that pass have their outcome simulated
 //!    exactly, on the top-piece bitboard alone, without making the move.
 //!
 //! A move that completes the mover's road wins even if it also completes the opponent's.
@@ -151,12 +153,16 @@ impl<const N: usize> Position<N> {
 
         for sq in self.controlled(me) {
             let carry = self.carry_limit(sq);
+            let origin = 1u64 << sq.0;
+            // No spread from here goes further than `carry` squares along a rank or a file.
+            if !joins(Geo::<N>::CROSS[sq.index()][carry] | origin) {
+                continue;
+            }
             let is_cap = self.caps().contains(sq);
             for dir in Direction::ALL {
                 let (distance, wall_next) = self.reach(sq, dir);
-                let crush = is_cap && wall_next;
-                let steps = distance + crush as usize;
-                let origin = 1u64 << sq.0;
+                let crush = is_cap && wall_next && distance < carry;
+                let steps = (distance + crush as usize).min(carry);
                 if steps == 0 || !joins(Self::segment(sq, dir, steps).0 | origin) {
                     continue;
                 }
