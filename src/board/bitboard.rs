@@ -224,7 +224,8 @@ impl<const N: usize> Geo<N> {
     pub const RAYS: [[u64; 64]; 4] = rays(N);
     /// Squares to the edge, `[direction][square]`.
     pub const EDGE_DISTANCE: [[u8; 64]; 4] = edge_distances(N);
-    /// Squares within `r` steps along a rank or file, `[square][r]` (see [`crosses`]).
+    /// Squares at most `r` steps from a square along its rank or file (not the square itself),
+    /// `[square][r]`: every square a spread carrying `r` pieces or fewer can reach.
     pub const CROSS: [[u64; 9]; 64] = crosses(N);
 
     /// Every square of the board as a bitboard.
