@@ -137,11 +137,13 @@ pub const fn transplanted(weights: &Weights, from: usize, to: usize) -> Weights 
     use super::feature::{LINE, PSQT_CAP, PSQT_FLAT, PSQT_WALL, SPAN};
     let mut out = *weights;
     let families = [SPAN, LINE];
+    // span_0..span_8 (and line_0..line_8): one entry per reach up to 8x8's.
+    let family_len = LINE - SPAN;
     let mut f = 0;
     while f < families.len() {
         let base = families[f];
         let mut k = 1;
-        while k < 9 {
+        while k < family_len {
             out.0[base + k] = if k >= to {
                 [0, 0]
             } else {
@@ -160,13 +162,14 @@ pub const fn transplanted(weights: &Weights, from: usize, to: usize) -> Weights 
         f += 1;
     }
     // Square classes are `hi · (hi + 1) / 2 + lo` for edge distances lo <= hi; a board of size n
-    // has distances below (n + 1) / 2.
+    // has distances below (n + 1) / 2, 8x8 four of them (CLASSES = 4 · 5 / 2).
     let (rings_from, rings_to) = (from.div_ceil(2), to.div_ceil(2));
+    let max_rings = 4;
     let tables = [PSQT_FLAT, PSQT_WALL, PSQT_CAP];
     let mut t = 0;
     while t < tables.len() {
         let mut hi = 0;
-        while hi < 4 {
+        while hi < max_rings {
             let mut lo = 0;
             while lo <= hi {
                 let class = hi * (hi + 1) / 2 + lo;
