@@ -34,17 +34,21 @@ fn fake_engine(dir: &Path, name: &str, on_second_go: &str) -> PathBuf {
 
 /// Runs a 4x4 match of `games` games, Cairn first; returns stdout and the PTN written.
 fn run_match(dir: &Path, engine: &Path, name: &str, tc: &str, games: u32) -> (String, String) {
+    run_match_with(dir, engine, name, &["--tc", tc], games)
+}
+
+/// [`run_match`] with any limit arguments (`--tc`, `--nodes`).
+fn run_match_with(
+    dir: &Path,
+    engine: &Path,
+    name: &str,
+    limits: &[&str],
+    games: u32,
+) -> (String, String) {
     let ptn = dir.join(format!("{name}.ptn"));
     let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args([
-            "match",
-            "--size",
-            "4",
-            "--tc",
-            tc,
-            "--games",
-            &games.to_string(),
-        ])
+        .args(["match", "--size", "4", "--games", &games.to_string()])
+        .args(limits)
         .arg("--engine")
         .arg(format!("cmd={} name=cairn", env!("CARGO_BIN_EXE_cairn")))
         .arg("--engine")
@@ -113,5 +117,39 @@ fn a_hung_engine_is_restarted_for_the_next_game() {
         let moves = game.rsplit("]\n\n").next().unwrap();
         assert!(moves.contains("a1") || moves.contains("d4"), "{game}");
     }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// With `--nodes`, every move is searched by `go nodes N` and the clock is not kept: an engine
+/// that takes far longer than the nominal clock does not lose on time, and the PTN says how the
+/// games were limited.
+#[test]
+fn a_match_by_nodes_sends_go_nodes_and_keeps_no_clock() {
+    let dir = scratch("nodes");
+    let log = dir.join("gos.txt");
+    // Its second and later moves take 300 ms, six times the whole 50 ms clock.
+    let engine = fake_engine(
+        &dir,
+        "slow",
+        &format!("sleep 0.3; echo \"$line\" >> {}", log.display()),
+    );
+    let (stdout, ptn) = run_match_with(
+        &dir,
+        &engine,
+        "slow",
+        &["--tc", "0.05+0", "--nodes", "300"],
+        2,
+    );
+    assert!(stdout.contains("forfeits 0/2"), "{stdout}");
+    assert!(!ptn.contains("lost on time"), "{ptn}");
+    assert_eq!(
+        ptn.matches("[Event \"cairn match, 300 nodes a move\"]")
+            .count(),
+        2,
+        "{ptn}"
+    );
+    let gos = std::fs::read_to_string(&log).unwrap();
+    assert!(!gos.is_empty());
+    assert!(gos.lines().all(|l| l == "go nodes 300"), "{gos}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -86,7 +86,15 @@ pub struct GameSettings {
     pub tc: TimeControl,
     /// Plies after which a game is stopped unfinished.
     pub max_plies: u32,
+    /// Search each move to this many nodes (`go nodes N`) instead of by the clock: games that
+    /// do not depend on the machine's load, for comparing two versions of one engine whose
+    /// speed per node is the same. The clock is not kept (a move may take as long as it needs,
+    /// up to [`NODE_MOVE_LIMIT`]).
+    pub nodes: Option<u64>,
 }
+
+/// In a game by nodes, an engine that has not answered after this long is lost (hung).
+pub const NODE_MOVE_LIMIT: Duration = Duration::from_secs(120);
 
 /// Plays one game on an `N`×`N` board; `engines[0]` plays White.
 pub fn play<const N: usize>(
@@ -181,18 +189,24 @@ pub fn play<const N: usize>(
         };
         let engine = &mut engines[me];
         let started = Instant::now();
-        let go = format!(
-            "go wtime {} btime {} winc {} binc {}",
-            clock[0].max(0),
-            clock[1].max(0),
-            settings.tc.inc_ms,
-            settings.tc.inc_ms
-        );
+        let go = match settings.nodes {
+            Some(nodes) => format!("go nodes {nodes}"),
+            None => format!(
+                "go wtime {} btime {} winc {} binc {}",
+                clock[0].max(0),
+                clock[1].max(0),
+                settings.tc.inc_ms,
+                settings.tc.inc_ms
+            ),
+        };
         let sent = engine
             .send(&format!("position startpos moves {}", moves.join(" ")))
             .and_then(|_| engine.send(&go));
         // A hung engine is given a second beyond its clock before it is declared lost.
-        let deadline = started + Duration::from_millis(clock[me].max(0) as u64 + 1000);
+        let deadline = match settings.nodes {
+            Some(_) => started + NODE_MOVE_LIMIT,
+            None => started + Duration::from_millis(clock[me].max(0) as u64 + 1000),
+        };
         let reply = sent.and_then(|_| read_bestmove(engine, deadline));
         let elapsed = started.elapsed();
         let (text, eval) = match reply {
@@ -215,7 +229,7 @@ pub fn play<const N: usize>(
             }
         };
         let used = elapsed.as_millis() as i64;
-        if used > clock[me] {
+        if settings.nodes.is_none() && used > clock[me] {
             forfeit(
                 &mut record,
                 format!("lost on time ({used} ms with {} ms left)", clock[me]),

@@ -226,7 +226,13 @@ pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String
     let komi = s.half_komi as f64 / 2.0;
     let mut out = String::new();
     for (k, v) in [
-        ("Event", "cairn match".to_string()),
+        (
+            "Event",
+            match s.nodes {
+                Some(n) => format!("cairn match, {n} nodes a move"),
+                None => "cairn match".to_string(),
+            },
+        ),
         ("Date", today()),
         ("Round", round.to_string()),
         ("Player1", record.white.clone()),

@@ -158,6 +158,11 @@ struct MatchArgs {
     /// Stop a game unfinished (*, a draw) after this many plies.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..))]
     max_plies: u32,
+    /// Search every move to this many nodes (`go nodes N`) instead of by the clock (--tc is
+    /// not used; the PTN's Event tag names the node count): results that do not depend on the machine's load, for
+    /// two versions of an engine with the same speed per node.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    nodes: Option<u64>,
 }
 
 /// Runs the command line; returns the process exit code.
@@ -462,6 +467,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
                 .parse::<TimeControl>()
                 .map_err(|e| format!("--tc: {e}"))?,
             max_plies: args.max_plies,
+            nodes: args.nodes,
         },
         games: args.games as usize,
         book,
