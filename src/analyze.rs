@@ -21,7 +21,7 @@
 //! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
 //! evaluation, game-over checks) and a table shared across the plies of a game.
 
-use crate::board::{Color, Game, GameResult, Move, Position};
+use crate::board::{Color, GameResult, Move, Position, TakGame};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::score::Score;
@@ -150,7 +150,7 @@ fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         None => Position::<N>::start(),
     };
     position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
-    let mut game = Game::new(position.clone());
+    let mut game = TakGame::new(position.clone());
     play_line(
         &mut position,
         args.moves.as_deref().unwrap_or(""),
@@ -179,7 +179,7 @@ fn analyse_ptn<const N: usize>(
     if let Some(komi) = args.komi {
         start.set_half_komi(half_komi_of(komi, "--komi")?);
     }
-    let mut at = Game::new(start);
+    let mut at = TakGame::new(start);
     for &mv in &done.moves[..plies] {
         at.play(mv);
     }
@@ -211,7 +211,7 @@ struct Searched {
 
 /// Searches one position, echoing each finished iteration to `progress`.
 fn run_search<const N: usize>(
-    at: &Game<N>,
+    at: &TakGame<N>,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,
@@ -231,7 +231,7 @@ fn run_search<const N: usize>(
     };
     let result = search::search(
         at.position(),
-        at.history(),
+        at.hashes(),
         limits,
         config,
         tt,
@@ -350,7 +350,7 @@ fn material<const N: usize>(pos: &Position<N>) -> String {
 }
 
 /// Analyses one position and prints the report (text or JSON).
-fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Game<N>) -> Result<(), String> {
+fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Result<(), String> {
     let pos = at.position();
     let tps_text = tps::to_tps(pos);
     let static_eval = evaluate(pos);
@@ -541,7 +541,7 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     let started = Instant::now();
     // The search before each ply, and after the last one: (score for the side to move, depth,
     // best move). `None` where the game is over.
-    let mut at = Game::new(start.clone());
+    let mut at = TakGame::new(start.clone());
     let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
     for i in 0..=total {
         if at.position().result().is_none() {
@@ -568,7 +568,7 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
         let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
         pos.make(mv);
         let (played, depth) = match (pos.result(), searches[i + 1]) {
-            (Some(result), _) => (Score::of_result(result, mover, 1), 0),
+            (Some(result), _) => (crate::tak::result_score(result, mover, 1), 0),
             (None, Some((after, depth, _))) => (-after, depth),
             (None, None) => unreachable!("a search exists wherever the game goes on"),
         };

@@ -46,6 +46,7 @@ pub mod nnue;
 pub mod notation;
 pub mod openings;
 pub mod playtak;
+pub mod repetition;
 pub mod rng;
 pub mod score;
 pub mod search;

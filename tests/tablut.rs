@@ -8,7 +8,7 @@ use cairn::search::{search_to_depth, TranspositionTable};
 use cairn::tablut::notation::{parse_move, parse_position, parse_square, write_position};
 use cairn::tablut::search::Searched;
 use cairn::tablut::tools::{self, Effort};
-use cairn::tablut::{eval, Ending, Game, Move, Position, Side, Status};
+use cairn::tablut::{eval, Ending, Move, Position, Side, Status, TablutGame};
 
 /// The independent implementation: a grid of characters, `board[rank][file]`.
 mod naive {
@@ -491,13 +491,13 @@ fn the_throne_may_be_crossed_when_empty_but_only_the_king_ends_there() {
 
 #[test]
 fn no_legal_move_loses() {
-    let game = Game::new(pos("a1", "a2 b1", "e7", Side::Black));
+    let game = TablutGame::new(pos("a1", "a2 b1", "e7", Side::Black));
     assert_eq!(game.status(), Status::Won(Side::White, Ending::NoMoves));
 }
 
 #[test]
 fn repeating_a_position_loses_for_the_player_who_repeats() {
-    let mut game = Game::new(pos("h8 b2", "", "d4", Side::White));
+    let mut game = TablutGame::new(pos("h8 b2", "", "d4", Side::White));
     for (i, m) in ["d4-d3", "h8-h7", "d3-d4"].iter().enumerate() {
         game.play(mv(game.position(), m)).unwrap();
         assert_eq!(game.status(), Status::Ongoing, "after move {}", i + 1);
@@ -522,7 +522,7 @@ fn notation_errors_are_specific() {
         let err = parse_move(&start, text).unwrap_err().to_string();
         assert!(err.contains(expected), "{text}: {err}");
     }
-    let mut game = Game::new(start);
+    let mut game = TablutGame::new(start);
     let err = game.play_line("e2-c2 e3-b3 e1-e9").unwrap_err();
     assert!(err.starts_with("move 3:"), "{err}");
     assert!(parse_position("bad").is_err());
@@ -565,7 +565,7 @@ fn a_terminal_game_can_be_played_from_typed_moves() {
     let input = "help\nz9-z1\ne5-e4\nc5-c3\nquit\n";
     let mut out = Vec::new();
     let status = tools::play(
-        Game::new(Position::start()),
+        TablutGame::new(Position::start()),
         Side::White,
         &effort,
         &mut input.as_bytes(),
@@ -602,7 +602,7 @@ fn a_game_against_itself_ends_by_the_rules() {
     for line in text.lines() {
         // Replaying the moves reaches the stated end.
         let (head, moves) = line.split_once(": ").unwrap();
-        let mut game = Game::new(Position::start());
+        let mut game = TablutGame::new(Position::start());
         game.play_line(moves.split(": ").last().unwrap()).unwrap();
         assert!(
             head.contains(if matches!(game.status(), Status::Won(Side::White, _)) {

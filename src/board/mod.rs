@@ -18,7 +18,7 @@
 
 mod bitboard;
 mod builder;
-mod history;
+mod game;
 mod make;
 mod moves;
 mod piece;
@@ -28,7 +28,7 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geo};
 pub use builder::{BuildError, Builder};
-pub use history::{Game, History};
+pub use game::TakGame;
 pub use make::Undo;
 pub use moves::{drops_of_mask, mask_of_drops, Move, MovePtn};
 pub use piece::{Color, Role};

@@ -7,7 +7,7 @@
 //!   to move; a side with no legal move has lost.
 //! - Captures are irreversible (a piece never comes back), other moves are not.
 //! - Ordering puts captures first, then king moves, then the rest by history.
-//! - Every win is scored as [`WinKind::Road`] (the kind only tells Tak's roads from flat wins).
+//! - Every win is [`WinKind::Outright`]: Tablut has no win on a count.
 
 use super::board::{Move, Position, Side, Undo};
 use super::eval::{self, TERMS, WEIGHTS};
@@ -62,7 +62,7 @@ impl SearchGame for Searched<'_> {
     type Undo = Undo;
     type Tactics = ();
 
-    const SLOWEST_WIN: WinKind = WinKind::Road;
+    const SLOWEST_WIN: WinKind = WinKind::Outright;
 
     #[inline(always)]
     fn side(&self) -> usize {
@@ -100,15 +100,15 @@ impl SearchGame for Searched<'_> {
         // The winner is always the player who just moved.
         self.pos
             .winner()
-            .map(|_| Score::loss_in(ply, WinKind::Road))
+            .map(|_| Score::loss_in(ply, WinKind::Outright))
     }
 
     fn repetition(&self, ply: u32) -> Score {
-        Score::win_in(ply, WinKind::Road)
+        Score::win_in(ply, WinKind::Outright)
     }
 
     fn no_moves(&self, ply: u32) -> Score {
-        Score::loss_in(ply, WinKind::Road)
+        Score::loss_in(ply, WinKind::Outright)
     }
 
     fn evaluate(&self) -> Score {
@@ -128,7 +128,7 @@ impl SearchGame for Searched<'_> {
             Side::White => self.pos.king_escape(),
             Side::Black => self.pos.king_capture(),
         }?;
-        (!skip.contains(&win)).then_some((win, WinKind::Road))
+        (!skip.contains(&win)).then_some((win, WinKind::Outright))
     }
 
     fn threatened(&self) -> bool {
@@ -152,13 +152,11 @@ impl SearchGame for Searched<'_> {
 
     fn tactics(&self, _threatened: bool, _deep: bool) {}
 
-    fn urgent_order(&self, mv: Move, _tactics: &()) -> Option<i32> {
-        let captures = self.pos.captures_of(mv);
-        (captures > 0).then_some(ORDER_CAPTURE * captures)
-    }
-
     fn quiet_order(&self, mv: Move) -> i32 {
-        if mv.from == self.pos.king() {
+        let captures = self.pos.captures_of(mv);
+        if captures > 0 {
+            ORDER_CAPTURE * captures
+        } else if mv.from == self.pos.king() {
             ORDER_KING
         } else {
             0

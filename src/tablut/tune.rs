@@ -23,7 +23,7 @@
 
 use super::board::{Position, Side};
 use super::eval::{self, TERMS};
-use super::game::{Game, Status};
+use super::game::{Status, TablutGame};
 use super::search::Searched;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
@@ -83,7 +83,7 @@ pub struct TuneReport {
 /// `None` for a game that did not finish.
 fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
     let mut rng = Rng::new(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut game = Game::new(Position::start());
+    let mut game = TablutGame::new(Position::start());
     for _ in 0..config.random_plies {
         let moves = game.position().legal_moves();
         game.play(moves[rng.below(moves.len())]).ok()?;
@@ -112,7 +112,7 @@ fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
                 pos: pos.clone(),
                 weights: &config.weights,
             },
-            game.history(),
+            game.hashes(),
             &limits,
             &SearchConfig::default(),
             &tt,
