@@ -6,7 +6,7 @@
 use cairn::rng::Rng;
 use cairn::search::{search_to_depth, TranspositionTable};
 use cairn::tablut::notation::{parse_move, parse_position, parse_square, write_position};
-use cairn::tablut::search::Searched;
+use cairn::tablut::search::WeightedPosition;
 use cairn::tablut::tools::{self, Effort};
 use cairn::tablut::{eval, Ending, Move, Position, Side, Status, TablutGame};
 
@@ -533,7 +533,7 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     let tt = TranspositionTable::new(4);
     // White escapes at once.
     let p = pos("c4 d5 h2", "", "c5", Side::White);
-    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 3, &tt);
     let best = result.best.unwrap();
     assert_eq!(after(&p, &best.to_string()).winner(), Some(Side::White));
     assert_eq!(
@@ -542,11 +542,11 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     );
     // Black captures the king at once.
     let p = pos("b7 d9 h2", "g2", "c7", Side::Black);
-    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 3, &tt);
     assert_eq!(result.best.unwrap().to_string(), "d9-d7");
     // Black to move cannot stop two free lines: a loss in two.
     let p = pos("h2 h8", "", "c3", Side::Black);
-    let result = search_to_depth(&Searched::new(p.clone()), 4, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 4, &tt);
     assert_eq!(
         result.score.proven().map(|(w, plies, _)| (w, plies)),
         Some((false, 2))

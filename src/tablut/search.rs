@@ -1,4 +1,4 @@
-//! Tablut as a game of the generic search: [`SearchGame`] for [`Searched`], a position with the
+//! Tablut as a game of the generic search: [`SearchGame`] for [`WeightedPosition`], a position with the
 //! evaluation weights it is judged by (so that two engines with different weights can play).
 //!
 //! - An immediate win is the king's escape (a free line to an edge) or a Muscovite move that
@@ -40,24 +40,24 @@ const ORDER_KING: i32 = 200;
 
 /// A position as the search sees it: the position and the weights of its evaluation.
 #[derive(Clone, Debug)]
-pub struct Searched<'w> {
+pub struct WeightedPosition<'w> {
     /// The position.
     pub pos: Position,
     /// The evaluation's weights ([`eval::evaluate_with`]).
     pub weights: &'w [i32; TERMS],
 }
 
-impl Searched<'static> {
+impl WeightedPosition<'static> {
     /// `pos` with the shipped weights.
     pub fn new(pos: Position) -> Self {
-        Searched {
+        WeightedPosition {
             pos,
             weights: &WEIGHTS,
         }
     }
 }
 
-impl SearchGame for Searched<'_> {
+impl SearchGame for WeightedPosition<'_> {
     type Move = Move;
     type Undo = Undo;
     type Tactics = ();

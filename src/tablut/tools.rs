@@ -7,7 +7,7 @@ use super::board::{Position, Side};
 use super::eval::TERMS;
 use super::game::{Status, TablutGame};
 use super::notation;
-use super::search::Searched;
+use super::search::WeightedPosition;
 use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::{self, Limits, SearchConfig, SearchInfo, SearchResult, TranspositionTable};
@@ -69,7 +69,7 @@ pub fn think(
     };
     let stop = AtomicBool::new(false);
     search::search(
-        &Searched {
+        &WeightedPosition {
             pos: game.position().clone(),
             weights: effort.weights,
         },

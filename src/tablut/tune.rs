@@ -24,7 +24,7 @@
 use super::board::{Position, Side};
 use super::eval::{self, TERMS};
 use super::game::{Status, TablutGame};
-use super::search::Searched;
+use super::search::WeightedPosition;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
 use crate::tune::texel::{self, Dataset, Trainer};
@@ -108,7 +108,7 @@ fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
         let pos = game.position();
         stop.store(false, Relaxed);
         let result = search::search(
-            &Searched {
+            &WeightedPosition {
                 pos: pos.clone(),
                 weights: &config.weights,
             },
