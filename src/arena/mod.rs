@@ -216,7 +216,7 @@ fn play_one(
 
 /// Today's date as `YYYY.MM.DD` (UTC), the PTN `Date` tag.
 pub fn today() -> String {
-    let stamp = crate::tei::transcript::utc_timestamp(std::time::SystemTime::now());
+    let stamp = crate::timestamp::utc_timestamp(std::time::SystemTime::now());
     stamp.get(..10).unwrap_or_default().replace('-', ".")
 }
 

@@ -25,7 +25,7 @@ pub struct TuneCli {
     #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
     /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
-    /// file (see src/nnue).
+    /// file (see src/eval/nnue.rs).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
     pub nnue: Option<PathBuf>,
     /// Passes over the training positions (--nnue).

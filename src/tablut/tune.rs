@@ -7,7 +7,7 @@
 //! [`super::eval::features`] from the side to move's point of view, and 1 if that side won, 0 if
 //! it lost (Tablut has no draws), blended with the search's score of the position as Tak's data
 //! is. The weights are fitted with the logistic scale fixed at Tak's
-//! ([`crate::tune::texel::SHIPPED_K`]), so that an evaluation means the same expected score in
+//! ([`crate::eval::SHIPPED_K`]), so that an evaluation means the same expected score in
 //! both games and the search's margins keep their sense. The weights in
 //! [`super::eval::WEIGHTS`] came from one round, started from the hand-set
 //! [`super::eval::HAND_WEIGHTS`] (1926 of the 2000 games finished; 120,430 training and 14,740
@@ -181,7 +181,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneReport, String> {
         }
     }
     let start = config.weights.map(f64::from);
-    let k = texel::SHIPPED_K;
+    let k = crate::eval::SHIPPED_K;
     train.blend(config.lambda, k);
     valid.blend(config.lambda, k);
     let start_loss = [

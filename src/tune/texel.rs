@@ -232,11 +232,6 @@ pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
     Ok(data)
 }
 
-/// The logistic scale the shipped weights were fitted with (`--k`): an evaluation of `e`
-/// centiflats means an expected score of `sigmoid(SHIPPED_K · e)`. The search's margins are set
-/// for this scale.
-pub const SHIPPED_K: f64 = 0.0026;
-
 /// The logistic function.
 pub fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
