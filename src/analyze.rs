@@ -21,7 +21,7 @@
 //! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
 //! evaluation, game-over checks) and a table shared across the plies of a game.
 
-use crate::board::{Color, GameResult, Move, Position, TakGame};
+use crate::board::{Color, GameResult, Komi, Move, Position, TakGame};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::score::Score;
@@ -57,7 +57,7 @@ pub struct AnalyzeArgs {
     pub out: Option<PathBuf>,
     /// Which game of the PTN file, 1-based.
     pub index: u32,
-    /// Komi in flats (a multiple of 0.5 from -5 to 5); a PTN file's Komi tag is the default.
+    /// Komi in flats (see [`Komi`]); a PTN file's Komi tag is the default.
     pub komi: Option<f64>,
     /// Search time per position, ms (default [`DEFAULT_MOVETIME_MS`], or
     /// [`DEFAULT_GAME_MOVETIME_MS`] with `game`).
@@ -84,9 +84,7 @@ pub struct AnalyzeArgs {
 
 /// Runs `cairn analyze`; `Err` is the one-line message for the user.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    if let Some(komi) = args.komi {
-        half_komi_of(komi, "--komi")?;
-    }
+    komi(args)?;
     if !(args.blunder > 0.0 && args.blunder.is_finite()) {
         return Err(format!("--blunder {}: must be above 0", args.blunder));
     }
@@ -112,15 +110,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         else Err(format!("--tps: unsupported board size {size}")))
 }
 
-/// Komi in flats to half flats, checked.
-fn half_komi_of(komi: f64, what: &str) -> Result<i8, String> {
-    let half = komi * 2.0;
-    if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
-        return Err(format!(
-            "{what} {komi}: must be a multiple of 0.5 from -5 to 5"
-        ));
-    }
-    Ok(half as i8)
+/// The `--komi` given, if any.
+fn komi(args: &AnalyzeArgs) -> Result<Option<Komi>, String> {
+    args.komi
+        .map(|flats| Komi::from_flats(flats).map_err(|e| format!("--komi {flats}: {e}")))
+        .transpose()
 }
 
 /// Reads game number `index` (1-based) of a PTN file, and its board size.
@@ -149,7 +143,7 @@ fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
         None => Position::<N>::start(),
     };
-    position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
+    position.set_komi(komi(args)?.unwrap_or_default());
     let mut game = TakGame::new(position.clone());
     play_line(
         &mut position,
@@ -176,8 +170,8 @@ fn analyse_ptn<const N: usize>(
         ));
     }
     let mut start = done.start;
-    if let Some(komi) = args.komi {
-        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    if let Some(komi) = komi(args)? {
+        start.set_komi(komi);
     }
     let mut at = TakGame::new(start);
     for &mv in &done.moves[..plies] {
@@ -345,7 +339,7 @@ fn material<const N: usize>(pos: &Position<N>) -> String {
         "{}; {}; komi {}",
         side(Color::White),
         side(Color::Black),
-        pos.half_komi() as f64 / 2.0
+        pos.komi()
     )
 }
 
@@ -429,7 +423,7 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Resul
              \"score_white\":{},\"best\":{},\"lines\":[{}]}}",
             json_str(&tps_text),
             json_str(&color_name(pos.side_to_move()).to_lowercase()),
-            pos.half_komi() as f64 / 2.0,
+            pos.komi(),
             Score::json(static_eval),
             done.result.depth,
             done.result.nodes,
@@ -531,8 +525,8 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     let name = path.display();
     let done = replay::<N>(game).map_err(|e| format!("{name}: {e}"))?;
     let mut start = done.start.clone();
-    if let Some(komi) = args.komi {
-        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    if let Some(komi) = komi(args)? {
+        start.set_komi(komi);
     }
     let tt = table(args)?;
     let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);

@@ -68,7 +68,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     for spec in &config.engines {
         let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
         probe
-            .handshake(config.settings.half_komi)
+            .handshake(config.settings.komi)
             .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
         probe.quit();
     }
@@ -159,7 +159,7 @@ fn play_one(
         if engine.is_none() {
             let spec = &config.engines[i];
             match EngineProcess::spawn(spec)
-                .and_then(|mut e| e.handshake(config.settings.half_komi).map(|_| e))
+                .and_then(|mut e| e.handshake(config.settings.komi).map(|_| e))
             {
                 Ok(e) => *engine = Some(e),
                 Err(e) => log::error!("{}: {e}", spec.name),
@@ -223,7 +223,7 @@ pub fn today() -> String {
 /// The game as PTN text.
 pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String {
     let s = &config.settings;
-    let komi = s.half_komi as f64 / 2.0;
+    let komi = s.komi;
     let mut out = String::new();
     for (k, v) in [
         ("Event", "cairn match".to_string()),

@@ -17,7 +17,7 @@
 //!   on the line can be used is the whole `go` an error (and then no search starts). A bare `go`
 //!   is valid: it searches until `stop`.
 
-use super::options::HALF_KOMI_RANGE;
+use crate::board::Komi;
 use crate::engine::Start;
 use crate::search::Limits;
 use std::fmt;
@@ -229,35 +229,12 @@ fn parse_half_komi(key: &str, text: &str) -> Result<i8, TeiError> {
         expected: "an integer from -10 to 10",
     };
     let k: i64 = text.parse().map_err(|_| bad())?;
-    i8::try_from(k)
-        .ok()
-        .filter(|k| HALF_KOMI_RANGE.contains(k))
-        .ok_or_else(bad)
+    Komi::from_halves(k).map(Komi::halves).map_err(|_| bad())
 }
 
 /// Parses a komi in flats (`2`, `2.5`, `-1.5`, `2.50`) into half flats.
 pub fn parse_komi(text: &str) -> Option<i8> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 3 {
-        return None;
-    }
-    if !fraction.bytes().all(|b| b.is_ascii_digit())
-        || (digits.contains('.') && fraction.is_empty())
-    {
-        return None;
-    }
-    let half = match fraction.trim_end_matches('0') {
-        "" => 0,
-        "5" => 1,
-        _ => return None,
-    };
-    let magnitude = 2 * whole.parse::<i64>().ok()? + half;
-    let k = if negative { -magnitude } else { magnitude };
-    i8::try_from(k).ok().filter(|k| HALF_KOMI_RANGE.contains(k))
+    text.parse::<Komi>().ok().map(Komi::halves)
 }
 
 fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
@@ -321,7 +298,7 @@ fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
                     parse_komi(value).ok_or_else(|| TeiError::BadValue {
                         key: "komi".to_string(),
                         text: value.to_string(),
-                        expected: "a komi in flats from -5 to 5 in steps of 0.5",
+                        expected: Komi::RANGE_TEXT,
                     })?
                 } else {
                     parse_half_komi("halfkomi", value)?
