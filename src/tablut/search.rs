@@ -6,7 +6,9 @@
 //! - A repetition loses for the player who made it, so a node that repeats is a win for the side
 //!   to move; a side with no legal move has lost.
 //! - Captures are irreversible (a piece never comes back), other moves are not.
-//! - Ordering puts captures first, then king moves, then the rest by history.
+//! - Captures are urgent: searched first (after the table move, the more pieces taken the
+//!   sooner), before the killers, and never pruned or reduced; then king moves, then the rest by
+//!   history.
 //! - Every win is [`WinKind::Outright`]: Tablut has no win on a count.
 
 use super::board::{Move, Position, Side, Undo};
@@ -33,9 +35,7 @@ impl SearchMove for Move {
     }
 }
 
-/// Ordering score of a capturing move, per piece taken.
-const ORDER_CAPTURE: i32 = 1 << 20;
-/// Ordering score of a king move.
+/// Ordering score of a king move (a plain move), before its history score.
 const ORDER_KING: i32 = 200;
 
 /// A position as the search sees it: the position and the weights of its evaluation.
@@ -152,11 +152,14 @@ impl SearchGame for WeightedPosition<'_> {
 
     fn tactics(&self, _threatened: bool, _deep: bool) {}
 
-    fn quiet_order(&self, mv: Move) -> i32 {
+    /// A capture, ranked by the pieces it takes.
+    fn urgency(&self, mv: Move, _tactics: &()) -> Option<u32> {
         let captures = self.pos.captures_of(mv);
-        if captures > 0 {
-            ORDER_CAPTURE * captures
-        } else if mv.from == self.pos.king() {
+        (captures > 0).then_some(captures as u32)
+    }
+
+    fn quiet_order(&self, mv: Move) -> i32 {
+        if mv.from == self.pos.king() {
             ORDER_KING
         } else {
             0
@@ -170,5 +173,37 @@ impl Position {
         // Cheap enough: the position is a few words, and a move looks at four neighbours.
         let mut copy = self.clone();
         copy.make(mv).captures() as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Along random games, a move is urgent exactly when it captures, ranked by the pieces it
+    /// takes, and the king's other moves come first among the plain ones.
+    #[test]
+    fn captures_are_the_urgent_moves() {
+        let mut rng = Rng::new(5);
+        let mut captures = 0;
+        for _ in 0..20 {
+            let mut at = WeightedPosition::new(Position::start());
+            for _ in 0..60 {
+                let moves = at.pos.legal_moves();
+                if moves.is_empty() || at.pos.winner().is_some() {
+                    break;
+                }
+                for &mv in &moves {
+                    let taken = at.pos.clone().make(mv).captures();
+                    assert_eq!(at.urgency(mv, &()), (taken > 0).then_some(taken), "{mv}");
+                    captures += (taken > 0) as u32;
+                    let king = (mv.from == at.pos.king()) as i32 * ORDER_KING;
+                    assert_eq!(at.quiet_order(mv), king, "{mv}");
+                }
+                at.pos.make(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(captures > 20, "only {captures} captures seen");
     }
 }
