@@ -40,6 +40,21 @@ pub struct PtnPly {
     pub column: usize,
 }
 
+impl PtnPly {
+    /// A ply as a program writes it: the move and the comments after it, with no mark, no
+    /// annotation and no place in a file.
+    pub fn new(mv: PtnMove, comments: Vec<String>) -> PtnPly {
+        PtnPly {
+            mv,
+            crush_mark: false,
+            annotations: String::new(),
+            comments,
+            line: 0,
+            column: 0,
+        }
+    }
+}
+
 /// One game from a PTN file.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PtnGame {
