@@ -279,6 +279,98 @@ mod tests {
         out
     }
 
+    /// A game of ten moves, 1 to 10, for the picker alone: moves 8 and 9 are urgent (rank 1
+    /// and 0), and every plain move claims a base score far above the killers'.
+    #[derive(Clone)]
+    struct Ten;
+
+    impl SearchGame for Ten {
+        type Move = Move;
+        type Undo = ();
+        type Tactics = ();
+        const SLOWEST_WIN: crate::score::WinKind = crate::score::WinKind::Outright;
+
+        fn side(&self) -> usize {
+            0
+        }
+        fn hash(&self) -> u64 {
+            0
+        }
+        fn generate(&self, out: &mut MoveBuf<Move>) {
+            out.extend((1..=10).map(Move));
+        }
+        fn is_legal(&self, _mv: Move) -> bool {
+            true
+        }
+        fn make(&mut self, _mv: Move) {}
+        fn unmake(&mut self, _mv: Move, _undo: ()) {}
+        fn is_irreversible(&self, _mv: Move, _undo: &()) -> bool {
+            false
+        }
+        fn terminal(&self, _ply: u32) -> Option<crate::score::Score> {
+            None
+        }
+        fn repetition(&self, _ply: u32) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn no_moves(&self, _ply: u32) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn evaluate(&self) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn move_text(mv: Move) -> String {
+            mv.0.to_string()
+        }
+        fn moves_left(&self) -> u64 {
+            1
+        }
+        fn tactics(&self, _threatened: bool, _deep: bool) {}
+        fn urgency(&self, mv: Move, _tactics: &()) -> Option<u32> {
+            match mv.0 {
+                8 => Some(1),
+                9 => Some(0),
+                _ => None,
+            }
+        }
+        fn quiet_order(&self, mv: Move) -> i32 {
+            i32::MAX / 2 - mv.0 as i32
+        }
+    }
+
+    /// The table move, then the urgent moves by rank, then the killers, then the plain moves
+    /// (whatever base score the game gives them), each with its class.
+    #[test]
+    fn each_class_has_its_band() {
+        let ctx = OrderContext::<Ten> {
+            tt_move: Some(Move(5)),
+            killers: [Some(Move(3)), Some(Move(9))],
+            tactics: (),
+        };
+        let mut picker = MovePicker::default();
+        picker.fill(&Ten, &HistoryTables::default(), &ctx);
+        let picked: Vec<(u32, Class)> = std::iter::from_fn(|| picker.pick())
+            .map(|(mv, class)| (mv.0, class))
+            .collect();
+        assert_eq!(
+            picked[..4],
+            [
+                (5, Class::TableMove),
+                (8, Class::Urgent),
+                // An urgent move that is also a killer stays urgent.
+                (9, Class::Urgent),
+                (3, Class::Killer),
+            ]
+        );
+        let mut plain: Vec<u32> = picked[4..].iter().map(|&(mv, _)| mv).collect();
+        plain.sort();
+        assert_eq!(plain, [1, 2, 4, 6, 7, 10]);
+        assert!(
+            picked[4..].iter().all(|&(_, class)| class == Class::Plain),
+            "plain moves stay below the killers, whatever their base score"
+        );
+    }
+
     #[test]
     fn the_heap_hands_out_moves_in_the_scans_order() {
         let mut rng = Rng::new(3);
