@@ -124,13 +124,16 @@ mod tests {
             (" 5 ", 10),
             ("-5", -10),
             ("-0.5", -1),
+            ("2.0", 4),
+            ("5", 10),
         ] {
             let komi: Komi = text.parse().unwrap_or_else(|e| panic!("{text}: {e}"));
             assert_eq!(komi.halves(), halves, "{text}");
             assert_eq!(komi.to_string().parse(), Ok(komi), "{text}");
         }
         for bad in [
-            "", "5.5", "-5.5", "2.3", "2.", ".5", "1e0", "two", "NaN", "--1", "1000", "0.25",
+            "", "-", "5.5", "-5.5", "-6", "2.3", "2.", ".5", "1e0", "1e1", "2,5", "two", "NaN",
+            "--1", "1000", "1000000", "0.25",
         ] {
             assert_eq!(
                 bad.parse::<Komi>(),
