@@ -21,7 +21,7 @@
 //! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
 //! evaluation, game-over checks) and a table shared across the plies of a game.
 
-use crate::board::{Color, Game, GameResult, Move, Position};
+use crate::board::{Color, GameResult, Komi, Move, Position, TakGame};
 use crate::eval::evaluate;
 use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
 use crate::score::Score;
@@ -57,7 +57,7 @@ pub struct AnalyzeArgs {
     pub out: Option<PathBuf>,
     /// Which game of the PTN file, 1-based.
     pub index: u32,
-    /// Komi in flats (a multiple of 0.5 from -5 to 5); a PTN file's Komi tag is the default.
+    /// Komi in flats (see [`Komi`]); a PTN file's Komi tag is the default.
     pub komi: Option<f64>,
     /// Search time per position, ms (default [`DEFAULT_MOVETIME_MS`], or
     /// [`DEFAULT_GAME_MOVETIME_MS`] with `game`).
@@ -84,9 +84,7 @@ pub struct AnalyzeArgs {
 
 /// Runs `cairn analyze`; `Err` is the one-line message for the user.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
-    if let Some(komi) = args.komi {
-        half_komi_of(komi, "--komi")?;
-    }
+    komi(args)?;
     if !(args.blunder > 0.0 && args.blunder.is_finite()) {
         return Err(format!("--blunder {}: must be above 0", args.blunder));
     }
@@ -112,15 +110,11 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         else Err(format!("--tps: unsupported board size {size}")))
 }
 
-/// Komi in flats to half flats, checked.
-fn half_komi_of(komi: f64, what: &str) -> Result<i8, String> {
-    let half = komi * 2.0;
-    if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
-        return Err(format!(
-            "{what} {komi}: must be a multiple of 0.5 from -5 to 5"
-        ));
-    }
-    Ok(half as i8)
+/// The `--komi` given, if any.
+fn komi(args: &AnalyzeArgs) -> Result<Option<Komi>, String> {
+    args.komi
+        .map(|flats| Komi::from_flats(flats).map_err(|e| format!("--komi {flats}: {e}")))
+        .transpose()
 }
 
 /// Reads game number `index` (1-based) of a PTN file, and its board size.
@@ -149,8 +143,8 @@ fn analyse_text<const N: usize>(args: &AnalyzeArgs) -> Result<(), String> {
         Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
         None => Position::<N>::start(),
     };
-    position.set_half_komi(half_komi_of(args.komi.unwrap_or(0.0), "--komi")?);
-    let mut game = Game::new(position.clone());
+    position.set_komi(komi(args)?.unwrap_or_default());
+    let mut game = TakGame::new(position.clone());
     play_line(
         &mut position,
         args.moves.as_deref().unwrap_or(""),
@@ -176,10 +170,10 @@ fn analyse_ptn<const N: usize>(
         ));
     }
     let mut start = done.start;
-    if let Some(komi) = args.komi {
-        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    if let Some(komi) = komi(args)? {
+        start.set_komi(komi);
     }
-    let mut at = Game::new(start);
+    let mut at = TakGame::new(start);
     for &mv in &done.moves[..plies] {
         at.play(mv);
     }
@@ -211,7 +205,7 @@ struct Searched {
 
 /// Searches one position, echoing each finished iteration to `progress`.
 fn run_search<const N: usize>(
-    at: &Game<N>,
+    at: &TakGame<N>,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,
@@ -231,7 +225,7 @@ fn run_search<const N: usize>(
     };
     let result = search::search(
         at.position(),
-        at.history(),
+        at.hashes(),
         limits,
         config,
         tt,
@@ -345,12 +339,12 @@ fn material<const N: usize>(pos: &Position<N>) -> String {
         "{}; {}; komi {}",
         side(Color::White),
         side(Color::Black),
-        pos.half_komi() as f64 / 2.0
+        pos.komi()
     )
 }
 
 /// Analyses one position and prints the report (text or JSON).
-fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Game<N>) -> Result<(), String> {
+fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Result<(), String> {
     let pos = at.position();
     let tps_text = tps::to_tps(pos);
     let static_eval = evaluate(pos);
@@ -429,7 +423,7 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Game<N>) -> Result<(
              \"score_white\":{},\"best\":{},\"lines\":[{}]}}",
             json_str(&tps_text),
             json_str(&color_name(pos.side_to_move()).to_lowercase()),
-            pos.half_komi() as f64 / 2.0,
+            pos.komi(),
             Score::json(static_eval),
             done.result.depth,
             done.result.nodes,
@@ -531,8 +525,8 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     let name = path.display();
     let done = replay::<N>(game).map_err(|e| format!("{name}: {e}"))?;
     let mut start = done.start.clone();
-    if let Some(komi) = args.komi {
-        start.set_half_komi(half_komi_of(komi, "--komi")?);
+    if let Some(komi) = komi(args)? {
+        start.set_komi(komi);
     }
     let tt = table(args)?;
     let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
@@ -541,7 +535,7 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     let started = Instant::now();
     // The search before each ply, and after the last one: (score for the side to move, depth,
     // best move). `None` where the game is over.
-    let mut at = Game::new(start.clone());
+    let mut at = TakGame::new(start.clone());
     let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
     for i in 0..=total {
         if at.position().result().is_none() {
@@ -568,7 +562,7 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
         let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
         pos.make(mv);
         let (played, depth) = match (pos.result(), searches[i + 1]) {
-            (Some(result), _) => (Score::of_result(result, mover, 1), 0),
+            (Some(result), _) => (crate::tak::result_score(result, mover, 1), 0),
             (None, Some((after, depth, _))) => (-after, depth),
             (None, None) => unreachable!("a search exists wherever the game goes on"),
         };

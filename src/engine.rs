@@ -6,9 +6,9 @@
 //! once per `go`. The engine alone knows whether a search is running and keeps that promise: a
 //! second best move is dropped, and a search thread that ends without one (it died, or could
 //! not start) is answered with an error message and the first legal move. Below this layer the board size is a compile-time constant; here it is picked
-//! once per game ([`Engine::new_game`]) and hidden behind the [`AnyGame`] trait (implemented by [`Game`], a position with its history).
+//! once per game ([`Engine::new_game`]) and hidden behind the [`AnyGame`] trait (implemented by [`TakGame`], a position with the hashes of the positions before it).
 
-use crate::board::{Game, GameResult, Move, Position};
+use crate::board::{GameResult, Move, Position, TakGame};
 use crate::notation::{parse_move, tps};
 use crate::score::{Score, WinKind};
 use crate::search::{
@@ -118,13 +118,13 @@ pub trait AnyGame: Send {
 }
 
 /// The empty board of `N`×`N` with `half_komi`, as a new game.
-fn new_game<const N: usize>(half_komi: i8) -> Game<N> {
+fn new_game<const N: usize>(half_komi: i8) -> TakGame<N> {
     let mut position = Position::<N>::start();
     position.set_half_komi(half_komi);
-    Game::new(position)
+    TakGame::new(position)
 }
 
-impl<const N: usize> AnyGame for Game<N> {
+impl<const N: usize> AnyGame for TakGame<N> {
     fn size(&self) -> usize {
         N
     }
@@ -174,7 +174,7 @@ impl<const N: usize> AnyGame for Game<N> {
         let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
         let result = search::search(
             self.position(),
-            self.history(),
+            self.hashes(),
             &limits,
             config,
             tt,
@@ -242,7 +242,7 @@ fn report_proof<const N: usize>(
     };
     let result = search::SearchResult::<Move> {
         best: Some(pv[0]),
-        score: Score::win_in(plies, WinKind::Road),
+        score: Score::win_in(plies, WinKind::Outright),
         depth: plies,
         seldepth: plies,
         pv: pv.to_vec(),
@@ -290,13 +290,13 @@ fn play_moves<const N: usize>(
     start: &Start,
     moves: &[&str],
     half_komi: i8,
-) -> Result<Game<N>, String> {
+) -> Result<TakGame<N>, String> {
     let mut position = match start {
         Start::StartPos => Position::<N>::start(),
         Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
     };
     position.set_half_komi(half_komi);
-    let mut game = Game::new(position);
+    let mut game = TakGame::new(position);
     for (i, text) in moves.iter().enumerate() {
         if let Some(result) = game.position().result() {
             return Err(format!(

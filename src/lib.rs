@@ -7,17 +7,24 @@
 //!   legality checks, road-in-one detection and perft;
 //! - [`notation`]: TPS, PTN moves and PTN game files.
 //!
+//! Below it and below the search, knowing no game: [`score`] (evaluations and proven results
+//! by distance, with every way the protocol writes a score), [`repetition`] (the hashes of a
+//! game's positions), [`rng`] and [`timestamp`].
+//!
 //! The engine on top of it:
-//! - [`score`]: evaluations in centiflats and proven results by distance, with every way a
-//!   score is written (below both the evaluation and the search);
-//! - [`eval`]: the evaluation, linear in per-size weights; [`search`]: the parallel alpha-beta
-//!   search, written against a game trait ([`search::SearchGame`]) that [`tak`] implements for
-//!   Tak and [`tablut`] for Tablut, the second game; [`tinue`]: the forced-road prover;
+//! - [`search`]: the parallel alpha-beta search, written against a game trait
+//!   ([`search::SearchGame`]) that [`tak`] implements for Tak and [`tablut`] for Tablut, the
+//!   second game;
+//! - [`eval`]: Tak's evaluation, linear in per-size weights or a network ([`eval::nnue`]);
+//!   [`tinue`]: the forced-road prover;
 //! - [`engine`]: the facade the protocols drive; [`tei`]: TEI on stdio; [`ws`]: TEI over
 //!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
 //! [`openings`], [`tune`], [`tactics`] and [`fuzz`].
+//!
+//! README.md ("How the code is layered") says which of these may use which, and
+//! `tests/layering.rs` holds every import to it.
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.
@@ -42,10 +49,10 @@ pub mod engine;
 pub mod eval;
 pub mod fuzz;
 pub mod movegen;
-pub mod nnue;
 pub mod notation;
 pub mod openings;
 pub mod playtak;
+pub mod repetition;
 pub mod rng;
 pub mod score;
 pub mod search;
@@ -53,6 +60,7 @@ pub mod tablut;
 pub mod tactics;
 pub mod tak;
 pub mod tei;
+pub mod timestamp;
 pub mod tinue;
 pub mod tune;
 pub mod ws;

@@ -1,37 +1,43 @@
-//! Scores: centiflats for evaluations, and exact game results encoded by distance.
+//! Scores: evaluations in the game's unit, and exact game results encoded by distance. Knows
+//! no game: Tak's and Tablut's searches both score with it.
 //!
 //! A [`Score`] is an `i32` from the point of view of the side to move. Ordinary values are in
-//! centiflats (100 = one flat ahead) and stay well inside ±[`Score::MAX_EVAL`]. Proven results
-//! sit above it: a win `p` plies from the root is `WIN - 2p` for a road and `WIN - 2p - 1` for a
-//! flat win, so a shorter win always scores higher, a road beats a flat win at the same distance,
-//! and the kind of win can be read back from the parity. Losses are the negations. In the
+//! the game's evaluation unit (Tak: centiflats, 100 = one flat ahead) and stay well inside
+//! ±[`Score::MAX_EVAL`]. Proven results sit above it: a win `p` plies from the root is
+//! `WIN - 2p` for an outright win and `WIN - 2p - 1` for a win on a count ([`WinKind`]), so a
+//! shorter win always scores higher, an outright win beats a count at the same distance, and
+//! the kind of win can be read back from the parity. Losses are the negations. In the
 //! transposition table the distance is stored relative to the node (see [`Score::to_tt`]).
 //!
-//! Every way a score is written lives here too: [`Display`](fmt::Display) for people
+//! Every way the protocol (TEI, for Tak) and the PTN tools write a score lives here too, in Tak's
+//! words (an outright win is a road, a count is flats): [`Display`](fmt::Display) for people
 //! (`+0.45`, `win in 3 (road)`), [`Score::short`] for PTN comments and tables (`+0.45`, `+R3`),
 //! [`Score::json`] for machine-readable output, and [`Score::cp`] and [`Score::solved`] for the
-//! protocol's `score cp` and `score solved`.
+//! protocol's `score cp` and `score solved`. Tablut writes its scores itself.
 
-use crate::board::{Color, GameResult};
 use std::fmt;
 
 /// A search score from the side to move's point of view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub struct Score(pub i32);
 
-/// How a proven result is reached.
+/// How a proven result is reached: the two kinds of win a game may have, the first better than
+/// the second at the same distance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WinKind {
-    /// By a road.
-    Road,
-    /// On flats (board full or a player out of pieces).
-    Flats,
+    /// Outright, by the game's goal reached on the board: a road in Tak; in Tablut every win
+    /// (the king's escape or capture, a repetition, no legal move).
+    Outright,
+    /// On a count when the game runs out: Tak's flat win (board full or a player out of
+    /// pieces).
+    Count,
 }
 
 impl Score {
     /// A draw, and the neutral evaluation.
     pub const DRAW: Score = Score(0);
-    /// The best possible score: a road on the move itself (never reached; `WIN - 2` is).
+    /// The best possible score: an outright win on the move itself (never reached; `WIN - 2`
+    /// is).
     pub const WIN: Score = Score(30_000);
     /// Larger than any score, for open windows.
     pub const INFINITE: Score = Score(32_000);
@@ -40,24 +46,13 @@ impl Score {
 
     /// A win `plies` plies from the root.
     pub const fn win_in(plies: u32, kind: WinKind) -> Score {
-        let flat = matches!(kind, WinKind::Flats) as i32;
-        Score(Self::WIN.0 - 2 * plies as i32 - flat)
+        let count = matches!(kind, WinKind::Count) as i32;
+        Score(Self::WIN.0 - 2 * plies as i32 - count)
     }
 
     /// A loss `plies` plies from the root.
     pub const fn loss_in(plies: u32, kind: WinKind) -> Score {
         Score(-Self::win_in(plies, kind).0)
-    }
-
-    /// The score of a finished game for `me`, the game having ended `ply` plies from the root.
-    pub fn of_result(result: GameResult, me: Color, ply: u32) -> Score {
-        match result {
-            GameResult::Road(c) if c == me => Score::win_in(ply, WinKind::Road),
-            GameResult::Road(_) => Score::loss_in(ply, WinKind::Road),
-            GameResult::Flats(c) if c == me => Score::win_in(ply, WinKind::Flats),
-            GameResult::Flats(_) => Score::loss_in(ply, WinKind::Flats),
-            GameResult::Draw => Score::DRAW,
-        }
     }
 
     /// Whether the score is a proven result (win or loss).
@@ -72,9 +67,9 @@ impl Score {
         }
         let below = Self::WIN.0 - self.0.abs();
         let kind = if below % 2 == 0 {
-            WinKind::Road
+            WinKind::Outright
         } else {
-            WinKind::Flats
+            WinKind::Count
         };
         Some((self.0 > 0, (below / 2) as u32, kind))
     }
@@ -117,8 +112,8 @@ impl Score {
         self.0 as f64 / 100.0
     }
 
-    /// The short form: `+0.45` for an evaluation, `+R3` / `-F5` for a road or flat win or loss
-    /// in so many plies.
+    /// The short form: `+0.45` for an evaluation, `+R3` / `-F5` for an outright (road) or
+    /// counted (flat) win or loss in so many plies.
     pub fn short(self) -> String {
         match self.proven() {
             Some((win, plies, kind)) => {
@@ -163,19 +158,19 @@ impl Score {
 }
 
 impl WinKind {
-    /// `road` or `flats`.
+    /// Tak's name of the kind: `road` or `flats`.
     pub const fn name(self) -> &'static str {
         match self {
-            WinKind::Road => "road",
-            WinKind::Flats => "flats",
+            WinKind::Outright => "road",
+            WinKind::Count => "flats",
         }
     }
 
-    /// `R` or `F`, as in PTN results.
+    /// Tak's letter of the kind, as in PTN results: `R` or `F`.
     pub const fn letter(self) -> char {
         match self {
-            WinKind::Road => 'R',
-            WinKind::Flats => 'F',
+            WinKind::Outright => 'R',
+            WinKind::Count => 'F',
         }
     }
 }
@@ -207,16 +202,16 @@ mod tests {
 
     #[test]
     fn proven_scores_round_trip() {
-        let s = Score::win_in(5, WinKind::Flats);
-        assert_eq!(s.proven(), Some((true, 5, WinKind::Flats)));
-        assert_eq!((-s).proven(), Some((false, 5, WinKind::Flats)));
-        assert!(Score::win_in(3, WinKind::Flats) > Score::win_in(5, WinKind::Road));
-        assert!(Score::win_in(3, WinKind::Road) > Score::win_in(3, WinKind::Flats));
+        let s = Score::win_in(5, WinKind::Count);
+        assert_eq!(s.proven(), Some((true, 5, WinKind::Count)));
+        assert_eq!((-s).proven(), Some((false, 5, WinKind::Count)));
+        assert!(Score::win_in(3, WinKind::Count) > Score::win_in(5, WinKind::Outright));
+        assert!(Score::win_in(3, WinKind::Outright) > Score::win_in(3, WinKind::Count));
         assert_eq!(Score::from_tt(s.to_tt(2), 2), s);
         // Stored at ply 2 as "win 3 plies below", read back at ply 4: win at 7.
         assert_eq!(
             Score::from_tt(s.to_tt(2), 4),
-            Score::win_in(7, WinKind::Flats)
+            Score::win_in(7, WinKind::Count)
         );
         assert_eq!(Score(123).proven(), None);
     }
@@ -224,8 +219,8 @@ mod tests {
     #[test]
     fn every_written_form() {
         let eval = Score(-45);
-        let road = Score::win_in(3, WinKind::Road);
-        let flats = Score::loss_in(5, WinKind::Flats);
+        let road = Score::win_in(3, WinKind::Outright);
+        let flats = Score::loss_in(5, WinKind::Count);
         assert_eq!(
             [eval.to_string(), road.to_string(), flats.to_string()],
             ["-0.45", "win in 3 (road)", "loss in 5 (flats)"]

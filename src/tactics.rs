@@ -6,9 +6,10 @@
 //! fewer); a negative one, `-d`, means it does not force a road within `d` plies. Both are
 //! decided by [`crate::tinue::brute`] over all legal moves, with half-komi 0.
 
-use crate::board::{Color, History, Position, Role};
+use crate::board::{Color, Position, Role};
 use crate::movegen::MoveList;
 use crate::notation::tps;
+use crate::repetition::PositionHashes;
 use crate::rng::Rng;
 use crate::score::WinKind;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
@@ -186,7 +187,7 @@ fn measure_sized<const N: usize>(
     let started = Instant::now();
     let result = search::search(
         &pos,
-        &History::new(pos.hash()),
+        &PositionHashes::new(pos.hash()),
         &limits,
         &config,
         tt,
@@ -211,8 +212,9 @@ fn measure_sized<const N: usize>(
     } else {
         tally.negative += 1;
         tally.prover_false += proof.is_some() as u32;
-        tally.search_false +=
-            found.is_some_and(|(_, plies, kind)| kind == WinKind::Road && plies <= depth) as u32;
+        tally.search_false += found
+            .is_some_and(|(_, plies, kind)| kind == WinKind::Outright && plies <= depth)
+            as u32;
     }
 }
 

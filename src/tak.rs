@@ -11,13 +11,35 @@
 //! - other moves are ordered flats, capstones, walls, then spreads by the flats they gain on top;
 //! - only spreads are reversible; a repetition is a draw.
 
-use crate::board::{Bitboard, Color, Move, Position, Role, Square, Undo};
+use crate::board::{Bitboard, Color, GameResult, Move, Position, Role, Square, Undo};
 use crate::eval::evaluate;
 use crate::rng::mix;
 use crate::score::{Score, WinKind};
-use crate::search::params::*;
 use crate::search::{MoveBuf, SearchGame, SearchMove};
-use smallvec::SmallVec;
+
+/// The null move needs at least this many stones in hand (a pass is only safe when placing is
+/// not forced; near a flat-out zugzwang is real in Tak).
+pub const NMP_MIN_STONES: u8 = 3;
+
+// Move ordering. Urgent moves ([`SearchGame::urgency`]) by rank:
+/// Urgency of a placement that blocks the opponent's road-in-one threat, plus its role (a
+/// capstone first, then a wall, then a flat).
+pub const ORDER_BLOCK: u32 = 4;
+/// Urgency of a placement that creates a road-in-one threat of our own.
+pub const ORDER_THREAT: u32 = 0;
+// Plain moves ([`SearchGame::quiet_order`]), before their history score:
+/// Base score of a flat placement.
+pub const ORDER_FLAT: i32 = 300;
+/// Base score of a capstone placement.
+pub const ORDER_CAP: i32 = 250;
+/// Base score of a wall placement.
+pub const ORDER_WALL: i32 = 100;
+/// Base score of a spread, plus `ORDER_SPREAD_FLAT` per flat gained on top.
+pub const ORDER_SPREAD: i32 = 0;
+/// See [`ORDER_SPREAD`].
+pub const ORDER_SPREAD_FLAT: i32 = 120;
+/// Bonus for a capstone flattening a wall.
+pub const ORDER_CRUSH: i32 = 150;
 
 impl SearchMove for Move {
     const BITS: u32 = Move::BITS;
@@ -48,12 +70,24 @@ pub struct Tactics {
     threat: Bitboard,
 }
 
+/// The score of a finished game for `me`, the game having ended `ply` plies from the root: a
+/// road is an outright win, a flat win one on a count.
+pub fn result_score(result: GameResult, me: Color, ply: u32) -> Score {
+    match result {
+        GameResult::Road(c) if c == me => Score::win_in(ply, WinKind::Outright),
+        GameResult::Road(_) => Score::loss_in(ply, WinKind::Outright),
+        GameResult::Flats(c) if c == me => Score::win_in(ply, WinKind::Count),
+        GameResult::Flats(_) => Score::loss_in(ply, WinKind::Count),
+        GameResult::Draw => Score::DRAW,
+    }
+}
+
 impl<const N: usize> SearchGame for Position<N> {
     type Move = Move;
     type Undo = Undo;
     type Tactics = Tactics;
 
-    const SLOWEST_WIN: WinKind = WinKind::Flats;
+    const SLOWEST_WIN: WinKind = WinKind::Count;
 
     #[inline(always)]
     fn side(&self) -> usize {
@@ -93,7 +127,7 @@ impl<const N: usize> SearchGame for Position<N> {
     #[inline]
     fn terminal(&self, ply: u32) -> Option<Score> {
         self.result()
-            .map(|over| Score::of_result(over, self.side_to_move(), ply))
+            .map(|over| result_score(over, self.side_to_move(), ply))
     }
 
     #[inline]
@@ -125,10 +159,10 @@ impl<const N: usize> SearchGame for Position<N> {
     #[inline]
     fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
         if let Some(win) = self.winning_move().filter(|m| !skip.contains(m)) {
-            return Some((win, WinKind::Road));
+            return Some((win, WinKind::Outright));
         }
         let win = self.flat_win_in_one().filter(|m| !skip.contains(m))?;
-        Some((win, WinKind::Flats))
+        Some((win, WinKind::Count))
     }
 
     #[inline]
@@ -185,11 +219,11 @@ impl<const N: usize> SearchGame for Position<N> {
     }
 
     #[inline]
-    fn urgent_order(&self, mv: Move, tactics: &Tactics) -> Option<i32> {
+    fn urgency(&self, mv: Move, tactics: &Tactics) -> Option<u32> {
         let role = mv.role()?;
         let sq = mv.square();
         if tactics.block.contains(sq) {
-            Some(ORDER_BLOCK + role as i32)
+            Some(ORDER_BLOCK + role as u32)
         } else if role != Role::Wall && tactics.threat.contains(sq) {
             Some(ORDER_THREAT)
         } else {
@@ -216,43 +250,6 @@ impl<const N: usize> SearchGame for Position<N> {
             Some(_) => tactics.threat.contains(mv.square()),
             None => true,
         }) && self.completing_placements(!self.side_to_move()).count() >= 2
-    }
-
-    fn horizon_win(&self) -> Option<WinKind> {
-        self.flat_win_in_one().map(|_| WinKind::Flats)
-    }
-
-    /// Only placement threats are looked for here (four floods); spread threats are left to the
-    /// evaluation. The candidates are placements on guard squares and the spreads that cover at
-    /// least one relevant square (scored by the flats they gain): a spread changes only the tops
-    /// of the squares it covers (its origin can only reveal more opponent pieces), so one that
-    /// covers no opponent road piece, guard square or threatening stack leaves the threat
-    /// standing. Each defence is still checked against every threat by the search.
-    fn defences(
-        &self,
-        moves: &mut MoveBuf<Move>,
-        scores: &mut SmallVec<[i32; 256]>,
-    ) -> Option<WinKind> {
-        let (_, guard, relevant) = self.placement_defence_squares()?;
-        self.generate_moves(moves);
-        moves.retain(|m| {
-            if m.is_placement() {
-                return guard.contains(m.square());
-            }
-            let mut at = m.square();
-            (0..m.distance()).any(|_| {
-                at = at
-                    .step::<N>(m.direction())
-                    .expect("legal spreads stay on the board");
-                relevant.contains(at)
-            })
-        });
-        let me = self.side_to_move();
-        scores.extend(moves.iter().map(|&mv| match mv.role() {
-            Some(role) => ORDER_BLOCK + role as i32,
-            None => spread_gain(self, me, mv),
-        }));
-        Some(WinKind::Road)
     }
 }
 

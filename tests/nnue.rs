@@ -1,12 +1,12 @@
-//! The network evaluation (src/nnue): its inputs, its file, its quantisation, and training it
+//! The network evaluation (src/eval/nnue.rs, trained by src/tune/network.rs): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
 mod common;
 
 use cairn::board::{Color, Position};
-use cairn::nnue::train::{Model, NetData, TrainConfig};
-use cairn::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
-use cairn::tune::texel::SHIPPED_K;
+use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
+use cairn::eval::SHIPPED_K;
+use cairn::tune::network::{Model, NetData, TrainConfig};
 use common::{random_board, random_positions, Rng};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.

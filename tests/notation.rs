@@ -1256,11 +1256,12 @@ fn extreme_but_valid_inputs() {
         replay_any(&game),
         Ok(("x5/x5/x5/x5/2,1,2,1,2 1 1073741827".into(), None))
     );
-    // Komi at the ends of its range.
+    // Komi at the ends of its range (a Komi's: -5 to 5).
     for (komi, ok) in [
-        ("63.5", true),
-        ("-63.5", true),
-        ("64", false),
+        ("5", true),
+        ("-5", true),
+        ("5.5", false),
+        ("-63.5", false),
         ("1e300", false),
     ] {
         let game = one_game(&format!("[Size \"3\"]\n[Komi \"{komi}\"]\n1. a1"));

@@ -38,7 +38,11 @@ fn immediate_wins<const N: usize>(seed: u64) -> usize {
                 "depth {depth}: {} does not win in {pos:?}",
                 mv.ptn::<N>()
             );
-            let kind = if road { WinKind::Road } else { WinKind::Flats };
+            let kind = if road {
+                WinKind::Outright
+            } else {
+                WinKind::Count
+            };
             assert_eq!(result.score.proven(), Some((true, 1, kind)), "{pos:?}");
         }
     }
@@ -67,14 +71,14 @@ fn finished_game_still_answers() {
 #[test]
 fn correction_history_learns_per_side_and_key() {
     use cairn::board::Move;
-    use cairn::search::history::History;
     use cairn::search::params::CORR_LIMIT;
-    let mut h = History::<Move>::default();
+    use cairn::search::HistoryTables;
+    let mut h = HistoryTables::<Move>::default();
     let keys = [11u64, 22];
     assert_eq!(h.correction(0, keys), 0);
     h.update_correction(0, keys, 120, 0);
     let shallow = h.correction(0, keys);
-    let mut deep = History::<Move>::default();
+    let mut deep = HistoryTables::<Move>::default();
     deep.update_correction(0, keys, 120, 12);
     assert!(
         0 <= shallow && shallow < deep.correction(0, keys),

@@ -6,9 +6,9 @@
 use cairn::rng::Rng;
 use cairn::search::{search_to_depth, TranspositionTable};
 use cairn::tablut::notation::{parse_move, parse_position, parse_square, write_position};
-use cairn::tablut::search::Searched;
+use cairn::tablut::search::WeightedPosition;
 use cairn::tablut::tools::{self, Effort};
-use cairn::tablut::{eval, Ending, Game, Move, Position, Side, Status};
+use cairn::tablut::{eval, Ending, Move, Position, Side, Status, TablutGame};
 
 /// The independent implementation: a grid of characters, `board[rank][file]`.
 mod naive {
@@ -491,13 +491,13 @@ fn the_throne_may_be_crossed_when_empty_but_only_the_king_ends_there() {
 
 #[test]
 fn no_legal_move_loses() {
-    let game = Game::new(pos("a1", "a2 b1", "e7", Side::Black));
+    let game = TablutGame::new(pos("a1", "a2 b1", "e7", Side::Black));
     assert_eq!(game.status(), Status::Won(Side::White, Ending::NoMoves));
 }
 
 #[test]
 fn repeating_a_position_loses_for_the_player_who_repeats() {
-    let mut game = Game::new(pos("h8 b2", "", "d4", Side::White));
+    let mut game = TablutGame::new(pos("h8 b2", "", "d4", Side::White));
     for (i, m) in ["d4-d3", "h8-h7", "d3-d4"].iter().enumerate() {
         game.play(mv(game.position(), m)).unwrap();
         assert_eq!(game.status(), Status::Ongoing, "after move {}", i + 1);
@@ -522,7 +522,7 @@ fn notation_errors_are_specific() {
         let err = parse_move(&start, text).unwrap_err().to_string();
         assert!(err.contains(expected), "{text}: {err}");
     }
-    let mut game = Game::new(start);
+    let mut game = TablutGame::new(start);
     let err = game.play_line("e2-c2 e3-b3 e1-e9").unwrap_err();
     assert!(err.starts_with("move 3:"), "{err}");
     assert!(parse_position("bad").is_err());
@@ -533,7 +533,7 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     let tt = TranspositionTable::new(4);
     // White escapes at once.
     let p = pos("c4 d5 h2", "", "c5", Side::White);
-    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 3, &tt);
     let best = result.best.unwrap();
     assert_eq!(after(&p, &best.to_string()).winner(), Some(Side::White));
     assert_eq!(
@@ -542,11 +542,11 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     );
     // Black captures the king at once.
     let p = pos("b7 d9 h2", "g2", "c7", Side::Black);
-    let result = search_to_depth(&Searched::new(p.clone()), 3, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 3, &tt);
     assert_eq!(result.best.unwrap().to_string(), "d9-d7");
     // Black to move cannot stop two free lines: a loss in two.
     let p = pos("h2 h8", "", "c3", Side::Black);
-    let result = search_to_depth(&Searched::new(p.clone()), 4, &tt);
+    let result = search_to_depth(&WeightedPosition::new(p.clone()), 4, &tt);
     assert_eq!(
         result.score.proven().map(|(w, plies, _)| (w, plies)),
         Some((false, 2))
@@ -565,7 +565,7 @@ fn a_terminal_game_can_be_played_from_typed_moves() {
     let input = "help\nz9-z1\ne5-e4\nc5-c3\nquit\n";
     let mut out = Vec::new();
     let status = tools::play(
-        Game::new(Position::start()),
+        TablutGame::new(Position::start()),
         Side::White,
         &effort,
         &mut input.as_bytes(),
@@ -602,7 +602,7 @@ fn a_game_against_itself_ends_by_the_rules() {
     for line in text.lines() {
         // Replaying the moves reaches the stated end.
         let (head, moves) = line.split_once(": ").unwrap();
-        let mut game = Game::new(Position::start());
+        let mut game = TablutGame::new(Position::start());
         game.play_line(moves.split(": ").last().unwrap()).unwrap();
         assert!(
             head.contains(if matches!(game.status(), Status::Won(Side::White, _)) {

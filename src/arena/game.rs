@@ -7,7 +7,7 @@
 //! the ply limit is stopped unfinished (`*`, scored as a draw).
 
 use super::process::{EngineProcess, ProcessError};
-use crate::board::{Color, GameResult, Position};
+use crate::board::{Color, GameResult, Komi, Position};
 use crate::notation::{parse_move, PtnMove};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -80,8 +80,8 @@ pub struct GameRecord {
 /// Everything fixed for the games of a match.
 #[derive(Clone, Debug)]
 pub struct GameSettings {
-    /// Komi in half flats.
-    pub half_komi: i8,
+    /// The komi.
+    pub komi: Komi,
     /// The clock.
     pub tc: TimeControl,
     /// Plies after which a game is stopped unfinished.
@@ -138,7 +138,7 @@ pub fn play<const N: usize>(
         }
     }
     let mut pos = Position::<N>::start();
-    pos.set_half_komi(settings.half_komi);
+    pos.set_komi(settings.komi);
     let mut moves: Vec<String> = Vec::new();
     let mut seen: HashMap<u64, u32> = HashMap::new();
     for text in opening {

@@ -17,6 +17,8 @@ pub use process::{EngineProcess, EngineSpec};
 pub use stats::{Sprt, SprtState, Tally};
 
 use crate::board::Color;
+use crate::notation::ptn_game::PtnPly;
+use crate::notation::{PtnGame, PtnMove};
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
@@ -68,7 +70,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     for spec in &config.engines {
         let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
         probe
-            .handshake(config.settings.half_komi)
+            .handshake(config.settings.komi)
             .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
         probe.quit();
     }
@@ -159,7 +161,7 @@ fn play_one(
         if engine.is_none() {
             let spec = &config.engines[i];
             match EngineProcess::spawn(spec)
-                .and_then(|mut e| e.handshake(config.settings.half_komi).map(|_| e))
+                .and_then(|mut e| e.handshake(config.settings.komi).map(|_| e))
             {
                 Ok(e) => *engine = Some(e),
                 Err(e) => log::error!("{}: {e}", spec.name),
@@ -216,16 +218,16 @@ fn play_one(
 
 /// Today's date as `YYYY.MM.DD` (UTC), the PTN `Date` tag.
 pub fn today() -> String {
-    let stamp = crate::tei::transcript::utc_timestamp(std::time::SystemTime::now());
+    let stamp = crate::timestamp::utc_timestamp(std::time::SystemTime::now());
     stamp.get(..10).unwrap_or_default().replace('-', ".")
 }
 
-/// The game as PTN text.
+/// The game as PTN text ([`PtnGame::to_ptn`]): the match's tags, the book plies marked
+/// `{book}`, and each engine ply with the evaluation its engine reported last
+/// (`{+0.45/12 0.65s}`: flats from White's view, depth, seconds).
 pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String {
     let s = &config.settings;
-    let komi = s.half_komi as f64 / 2.0;
-    let mut out = String::new();
-    for (k, v) in [
+    let tags = [
         (
             "Event",
             match s.nodes {
@@ -238,7 +240,7 @@ pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String
         ("Player1", record.white.clone()),
         ("Player2", record.black.clone()),
         ("Size", config.size.to_string()),
-        ("Komi", format!("{komi}")),
+        ("Komi", s.komi.to_string()),
         (
             "Clock",
             format!(
@@ -249,33 +251,30 @@ pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String
         ),
         ("Result", record.result.clone()),
         ("Termination", record.termination.clone()),
-    ] {
-        out.push_str(&format!(
-            "[{k} \"{}\"]\n",
-            v.replace('\\', "\\\\").replace('"', "\\\"")
-        ));
+    ];
+    let book = record.opening.iter().map(|m| (m, Some("book".to_string())));
+    let played = record.moves.iter().map(|m| {
+        let eval = m
+            .eval
+            .map(|(cp, depth, secs)| format!("{:+.2}/{depth} {secs:.2}s", cp as f64 / 100.0));
+        (&m.ptn, eval)
+    });
+    let plies = book
+        .chain(played)
+        .map(|(text, comment)| {
+            let mv = text
+                .parse::<PtnMove>()
+                .expect("a game record holds moves the rules have read");
+            PtnPly::new(mv, comment.into_iter().collect())
+        })
+        .collect();
+    PtnGame {
+        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        comments: Vec::new(),
+        plies,
+        result: Some(record.result.clone()),
     }
-    out.push('\n');
-    let plies = record
-        .opening
-        .iter()
-        .map(|m| format!("{m} {{book}}"))
-        .chain(record.moves.iter().map(|m| match m.eval {
-            Some((cp, depth, secs)) => {
-                format!("{} {{{:+.2}/{depth} {secs:.2}s}}", m.ptn, cp as f64 / 100.0)
-            }
-            None => m.ptn.clone(),
-        }));
-    for (i, ply) in plies.enumerate() {
-        if i % 2 == 0 {
-            out.push_str(&format!("{}. ", i / 2 + 1));
-        }
-        out.push_str(&ply);
-        out.push(if i % 2 == 1 { '\n' } else { ' ' });
-    }
-    out.push_str(&record.result);
-    out.push_str("\n\n");
-    out
+    .to_ptn()
 }
 
 fn append_ptn(
@@ -288,5 +287,73 @@ fn append_ptn(
         .create(true)
         .append(true)
         .open(path)?;
-    file.write_all(to_ptn(config, record, round).as_bytes())
+    // A blank line after each game, before the next one's tags.
+    file.write_all(to_ptn(config, record, round).as_bytes())?;
+    file.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::game::{PlayedMove, TimeControl};
+    use crate::board::Komi;
+    use crate::notation::parse_file;
+
+    /// A match game is written with its tags, book plies marked, each engine ply's evaluation
+    /// as a comment, and the result; and reads back as the same moves and comments.
+    #[test]
+    fn a_match_game_as_ptn() {
+        let spec = "name=a cmd=cairn".parse::<EngineSpec>();
+        let config = MatchConfig {
+            engines: [spec.clone().unwrap(), spec.unwrap()],
+            size: 5,
+            settings: GameSettings {
+                komi: "2.5".parse::<Komi>().unwrap(),
+                tc: TimeControl {
+                    base_ms: 10_000,
+                    inc_ms: 100,
+                },
+                max_plies: 300,
+            },
+            games: 2,
+            book: None,
+            concurrency: 1,
+            ptn: None,
+            sprt: None,
+        };
+        let played = |ptn: &str, eval| PlayedMove {
+            ptn: ptn.to_string(),
+            eval,
+        };
+        let record = GameRecord {
+            white: "a".to_string(),
+            black: "b \"q\"".to_string(),
+            opening: vec!["a1".to_string(), "e5".to_string()],
+            moves: vec![
+                played("c3", Some((45, 12, 0.654))),
+                played("2b2>11", None),
+                played("d4", Some((-120, 9, 1.0))),
+            ],
+            result: "R-0".to_string(),
+            termination: "road".to_string(),
+            winner: Some(Color::White),
+            broken: None,
+        };
+        let text = to_ptn(&config, &record, 3);
+        let date = today();
+        assert_eq!(
+            text,
+            format!(
+                "[Event \"cairn match\"]\n[Date \"{date}\"]\n[Round \"3\"]\n[Player1 \"a\"]\n\
+                 [Player2 \"b \\\"q\\\"\"]\n[Size \"5\"]\n[Komi \"2.5\"]\n[Clock \"10+0.1\"]\n\
+                 [Result \"R-0\"]\n[Termination \"road\"]\n\n\
+                 1. a1 {{book}} e5 {{book}}\n2. c3 {{+0.45/12 0.65s}} 2b2>11\n\
+                 3. d4 {{-1.20/9 1.00s}} R-0\n"
+            )
+        );
+        let game = &parse_file(&text).unwrap()[0];
+        assert_eq!(game.plies.len(), 5);
+        assert_eq!(game.plies[2].comments, ["+0.45/12 0.65s"]);
+        assert_eq!(game.result.as_deref(), Some("R-0"));
+    }
 }

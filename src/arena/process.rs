@@ -4,6 +4,7 @@
 //! deadline and a hung or crashed engine is noticed instead of blocking the match. stderr is
 //! passed through, as racetrack does.
 
+use crate::board::Komi;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
@@ -156,7 +157,7 @@ impl EngineProcess {
     }
 
     /// The TEI handshake: `tei` … `teiok`, the options, then `isready` … `readyok`.
-    pub fn handshake(&mut self, half_komi: i8) -> Result<(), ProcessError> {
+    pub fn handshake(&mut self, komi: Komi) -> Result<(), ProcessError> {
         let deadline = Instant::now() + Duration::from_secs(10);
         self.send("tei")?;
         self.wait_for("teiok", deadline)?;
@@ -164,8 +165,9 @@ impl EngineProcess {
         for (name, value) in options {
             self.send(&format!("setoption name {name} value {value}"))?;
         }
-        if half_komi != 0 {
-            self.send(&format!("setoption name HalfKomi value {half_komi}"))?;
+        if komi != Komi::ZERO {
+            let halves = komi.halves();
+            self.send(&format!("setoption name HalfKomi value {halves}"))?;
         }
         self.ready()
     }

@@ -18,7 +18,8 @@
 
 mod bitboard;
 mod builder;
-mod history;
+mod game;
+mod komi;
 mod make;
 mod moves;
 mod piece;
@@ -28,7 +29,8 @@ pub mod zobrist;
 
 pub use bitboard::{Bitboard, Geo};
 pub use builder::{BuildError, Builder};
-pub use history::{Game, History};
+pub use game::TakGame;
+pub use komi::{Komi, KomiError, HALF_KOMI_TEXT};
 pub use make::Undo;
 pub use moves::{drops_of_mask, mask_of_drops, Move, MovePtn};
 pub use piece::{Color, Role};
@@ -85,7 +87,7 @@ pub struct Position<const N: usize> {
     stones: [u8; 2],
     capstones: [u8; 2],
     ply: u32,
-    half_komi: i8,
+    komi: Komi,
     hash: u64,
 }
 
@@ -124,7 +126,7 @@ impl<const N: usize> Position<N> {
             stones: [Self::STONES; 2],
             capstones: [Self::CAPSTONES; 2],
             ply,
-            half_komi: 0,
+            komi: Komi::ZERO,
             hash: 0,
         };
         pos.hash = pos.compute_hash();
@@ -188,12 +190,29 @@ impl<const N: usize> Position<N> {
     /// Komi in half flats, in Black's favour (may be negative).
     #[inline(always)]
     pub fn half_komi(&self) -> i8 {
-        self.half_komi
+        self.komi.halves()
     }
 
-    /// Sets the komi in half flats. Komi decides only flat-count results, not the hash.
+    /// The komi.
+    #[inline]
+    pub fn komi(&self) -> Komi {
+        self.komi
+    }
+
+    /// Sets the komi. Komi decides only flat-count results, not the hash.
+    pub fn set_komi(&mut self, komi: Komi) {
+        self.komi = komi;
+    }
+
+    /// Sets the komi in half flats, for tests and literals (input goes through [`Komi`]).
+    ///
+    /// # Panics
+    /// Outside [`Komi::MIN`]..=[`Komi::MAX`].
     pub fn set_half_komi(&mut self, half_komi: i8) {
-        self.half_komi = half_komi;
+        match Komi::from_halves(half_komi as i64) {
+            Ok(komi) => self.set_komi(komi),
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// The incrementally maintained Zobrist hash.
@@ -355,7 +374,7 @@ impl<const N: usize> Position<N> {
     /// rotations). Everything but the geometry is kept.
     pub fn transformed(&self, symmetry: u8) -> Self {
         let mut out = Self::empty_at_ply(self.ply);
-        out.half_komi = self.half_komi;
+        out.komi = self.komi;
         for sq in self.occupied() {
             let target = transform_square::<N>(sq, symmetry);
             let colors: smallvec::SmallVec<[Color; 16]> = self.stack_colors(sq).collect();
@@ -371,7 +390,7 @@ impl<const N: usize> Position<N> {
     /// changes, so the two are not equivalent there.
     pub fn color_swapped(&self) -> Self {
         let mut out = Self::empty_at_ply(self.ply ^ 1);
-        out.half_komi = self.half_komi.saturating_neg();
+        out.komi = self.komi.for_other_side();
         for sq in self.occupied() {
             let colors: smallvec::SmallVec<[Color; 16]> =
                 self.stack_colors(sq).map(|c| !c).collect();
@@ -399,7 +418,9 @@ impl<const N: usize> fmt::Debug for Position<N> {
         write!(
             f,
             "Position<{N}>(ply {}, half-komi {}, hash {:016x})\n{self}",
-            self.ply, self.half_komi, self.hash
+            self.ply,
+            self.komi.halves(),
+            self.hash
         )
     }
 }

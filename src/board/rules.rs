@@ -74,7 +74,7 @@ impl<const N: usize> Position<N> {
     pub fn flat_result(&self) -> GameResult {
         let white = self.flats(Color::White).count() as i32;
         let black = self.flats(Color::Black).count() as i32;
-        let margin = 2 * (white - black) - self.half_komi as i32;
+        let margin = 2 * (white - black) - self.komi.halves() as i32;
         match margin {
             m if m > 0 => GameResult::Flats(Color::White),
             m if m < 0 => GameResult::Flats(Color::Black),

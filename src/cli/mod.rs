@@ -444,13 +444,8 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             .parse::<EngineSpec>()
             .map_err(|e| format!("--engine: {e}"))
     };
-    let half_komi = args.komi * 2.0;
-    if half_komi.fract() != 0.0 || !(-10.0..=10.0).contains(&half_komi) {
-        return Err(format!(
-            "--komi {}: must be a multiple of 0.5 from -5 to 5",
-            args.komi
-        ));
-    }
+    let komi = cairn::board::Komi::from_flats(args.komi)
+        .map_err(|e| format!("--komi {}: {e}", args.komi))?;
     let book = match &args.book {
         Some(path) => Some(
             std::fs::read_to_string(path).map_err(|e| format!("--book {}: {e}", path.display()))?,
@@ -461,7 +456,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         engines: [spec(0)?, spec(1)?],
         size: args.size as usize,
         settings: GameSettings {
-            half_komi: half_komi as i8,
+            komi,
             tc: args
                 .tc
                 .parse::<TimeControl>()
@@ -494,4 +489,13 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         println!("sprt: llr {llr:.2}, {state:?}");
     }
     Ok(())
+}
+
+/// A `--half-komi` argument: an integer number of half flats.
+fn half_komi_arg(text: &str) -> Result<cairn::board::Komi, String> {
+    use cairn::board::{Komi, HALF_KOMI_TEXT};
+    text.parse::<i64>()
+        .ok()
+        .and_then(|halves| Komi::from_halves(halves).ok())
+        .ok_or_else(|| format!("must be {HALF_KOMI_TEXT}"))
 }

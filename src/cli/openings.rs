@@ -1,5 +1,6 @@
 //! `cairn openings`: its command-line arguments.
 
+use cairn::board::Komi;
 use cairn::openings::{Config, Job, Stage, MAX_PLIES};
 use clap::Args;
 use std::path::PathBuf;
@@ -33,8 +34,8 @@ pub struct OpeningsCli {
     #[arg(long, allow_negative_numbers = true, conflicts_with = "half_komi")]
     pub komi: Option<f64>,
     /// Komi in half flats, -10 to 10 (instead of --komi).
-    #[arg(long, allow_negative_numbers = true, value_parser = clap::value_parser!(i8).range(-10..=10))]
-    pub half_komi: Option<i8>,
+    #[arg(long, allow_negative_numbers = true, value_parser = super::half_komi_arg)]
+    pub half_komi: Option<Komi>,
     /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
     /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
     /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
@@ -68,16 +69,10 @@ impl OpeningsCli {
     /// The generation settings these arguments ask for.
     fn config(&self) -> Result<Config, String> {
         let half_komi = match (self.komi, self.half_komi) {
-            (Some(komi), _) => {
-                let half = komi * 2.0;
-                if half.fract() != 0.0 || !(-10.0..=10.0).contains(&half) {
-                    return Err(format!(
-                        "--komi {komi}: must be a multiple of 0.5 from -5 to 5"
-                    ));
-                }
-                half as i8
-            }
-            (None, Some(half)) => half,
+            (Some(flats), _) => Komi::from_flats(flats)
+                .map_err(|e| format!("--komi {flats}: {e}"))?
+                .halves(),
+            (None, Some(komi)) => komi.halves(),
             (None, None) => 0,
         };
         let mut stages = match &self.prefilter {

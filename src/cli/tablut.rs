@@ -2,7 +2,7 @@
 
 use cairn::tablut::eval::{TERMS, WEIGHTS};
 use cairn::tablut::tools::{self, Effort};
-use cairn::tablut::{notation, Game, Side};
+use cairn::tablut::{notation, Side, TablutGame};
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -53,10 +53,10 @@ pub struct Start {
 }
 
 impl Start {
-    fn game(&self) -> Result<Game, String> {
+    fn game(&self) -> Result<TablutGame, String> {
         let pos = notation::parse_position(&self.position)
             .map_err(|e| format!("--position \"{}\": {e}", self.position))?;
-        let mut game = Game::new(pos);
+        let mut game = TablutGame::new(pos);
         game.play_line(&self.moves)
             .map_err(|e| format!("--moves: {e}"))?;
         Ok(game)

@@ -1,5 +1,6 @@
 //! `cairn tune`: its command-line arguments.
 
+use cairn::board::Komi;
 use cairn::tune::import::TeacherUnits;
 use cairn::tune::selfplay::Shard;
 use cairn::tune::{NnueArgs, TuneArgs};
@@ -25,7 +26,7 @@ pub struct TuneCli {
     #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
     /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
-    /// file (see src/nnue).
+    /// file (see src/eval/nnue.rs).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
     pub nnue: Option<PathBuf>,
     /// Passes over the training positions (--nnue).
@@ -70,8 +71,8 @@ pub struct TuneCli {
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
     /// Komi in half flats, Black's favour (--generate).
-    #[arg(long, default_value_t = 4, allow_negative_numbers = true)]
-    pub half_komi: i8,
+    #[arg(long, default_value = "4", allow_negative_numbers = true, value_parser = super::half_komi_arg)]
+    pub half_komi: Komi,
     /// Seed of the random starts (--generate).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -159,7 +160,7 @@ impl From<TuneCli> for TuneArgs {
             size: cli.size,
             games: cli.games,
             nodes: cli.nodes,
-            half_komi: cli.half_komi,
+            half_komi: cli.half_komi.halves(),
             seed: cli.seed,
             out: cli.out,
             data: cli.data,

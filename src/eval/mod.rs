@@ -32,6 +32,7 @@
 //! extraction, [`extract`], through the [`Sink`] it reports to. Nothing allocates. Proven results
 //! (roads, flat ends) are the search's job, not the evaluation's.
 
+pub mod nnue;
 pub mod params;
 
 use crate::board::{Bitboard, Color, Geo, Position, Square};
@@ -170,11 +171,16 @@ fn phase<const N: usize>(pos: &Position<N>) -> (i32, i32) {
     (total, total - left)
 }
 
+/// The logistic scale the shipped weights were fitted with (`cairn tune --k`): an evaluation of
+/// `e` centiflats means an expected score of `sigmoid(SHIPPED_K · e)`. The search's margins are
+/// set for this scale, and a network's output is read on it.
+pub const SHIPPED_K: f64 = 0.0026;
+
 /// The evaluation of `pos` for the side to move, with the weights of its size (or the network
-/// of its size that [`crate::nnue::net`] gives, if any).
+/// of its size that [`nnue::net`] gives, if any).
 #[inline]
 pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
-    if let Some(net) = crate::nnue::net::<N>() {
+    if let Some(net) = nnue::net::<N>() {
         return net.evaluate(pos);
     }
     evaluate_with(pos, params::WEIGHTS[N])

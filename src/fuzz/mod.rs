@@ -639,7 +639,7 @@ fn check_ptn_file(text: &str) -> Result<Verdict, String> {
         if let Err(e) = game.size() {
             rejected(&e)?;
         }
-        if let Err(e) = game.half_komi() {
+        if let Err(e) = game.komi() {
             rejected(&e)?;
         }
         if let Err(e) = replay_any(game) {

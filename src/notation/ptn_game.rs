@@ -15,7 +15,7 @@
 
 use super::ptn_move::{split_annotations, MoveError, PtnMove, PtnMoveError};
 use super::tps::{Tps, TpsError};
-use crate::board::{GameResult, Move, Position, SIZES};
+use crate::board::{GameResult, Komi, KomiError, Move, Position, SIZES};
 use std::fmt;
 
 /// The result strings PTN allows after the moves.
@@ -38,6 +38,21 @@ pub struct PtnPly {
     pub line: usize,
     /// 1-based column of the ply in the file.
     pub column: usize,
+}
+
+impl PtnPly {
+    /// A ply as a program writes it: the move and the comments after it, with no mark, no
+    /// annotation and no place in a file.
+    pub fn new(mv: PtnMove, comments: Vec<String>) -> PtnPly {
+        PtnPly {
+            mv,
+            crush_mark: false,
+            annotations: String::new(),
+            comments,
+            line: 0,
+            column: 0,
+        }
+    }
 }
 
 /// One game from a PTN file.
@@ -274,7 +289,7 @@ pub enum ReplayError {
         /// The size of the `TPS` tag.
         tps: usize,
     },
-    /// The `Komi` tag is not a multiple of 0.5 within ±63.5.
+    /// The `Komi` tag is not a komi Cairn plays ([`Komi`]).
     Komi(String),
     /// The `TPS` tag is not a valid position.
     Tps(TpsError),
@@ -322,7 +337,7 @@ impl fmt::Display for ReplayError {
             ReplayError::SizeMismatch { size, tps } => {
                 write!(f, "Size tag says {size} but the TPS tag is {tps}x{tps}")
             }
-            ReplayError::Komi(k) => write!(f, "bad Komi tag `{k}`: expected a multiple of 0.5"),
+            ReplayError::Komi(k) => write!(f, "bad Komi tag `{k}`: {}", KomiError(k.clone())),
             ReplayError::Tps(e) => write!(f, "bad TPS tag: {e}"),
             ReplayError::Variant { tag, value } => write!(
                 f,
@@ -386,18 +401,14 @@ impl PtnGame {
         }
     }
 
-    /// Komi in half flats from the `Komi` tag (0 without one).
-    pub fn half_komi(&self) -> Result<i8, ReplayError> {
-        let Some(text) = self.tag("Komi") else {
-            return Ok(0);
-        };
-        let bad = || ReplayError::Komi(text.to_string());
-        let value: f64 = text.trim().parse().map_err(|_| bad())?;
-        let half = value * 2.0;
-        if half.fract() != 0.0 || !(-127.0..=127.0).contains(&half) {
-            return Err(bad());
+    /// The komi of the `Komi` tag (none without one).
+    pub fn komi(&self) -> Result<Komi, ReplayError> {
+        match self.tag("Komi") {
+            Some(text) => text
+                .parse()
+                .map_err(|_| ReplayError::Komi(text.to_string())),
+            None => Ok(Komi::ZERO),
         }
-        Ok(half as i8)
     }
 
     /// Rejects tags that change the rules at an `N`×`N` size: custom reserves (`Flats`, `Caps`,
@@ -490,7 +501,7 @@ pub fn replay<const N: usize>(game: &PtnGame) -> Result<Replayed<N>, ReplayError
         Some(tps) => tps.to_position::<N>().map_err(ReplayError::Tps)?,
         None => Position::<N>::start(),
     };
-    start.set_half_komi(game.half_komi()?);
+    start.set_komi(game.komi()?);
     let mut pos = start.clone();
     let first = pos.ply();
     let mut moves = Vec::with_capacity(game.plies.len());

@@ -132,8 +132,8 @@ enum Pending {
     Accept,
 }
 
-/// A game in progress.
-struct Game {
+/// The game in progress on the server, as the client follows it.
+struct ServerGame {
     start: GameStart,
     /// Plies so far, canonical PTN.
     moves: Vec<String>,
@@ -157,7 +157,7 @@ struct Game {
     lag_ms: u64,
 }
 
-impl Game {
+impl ServerGame {
     fn ours(&self) -> Color {
         self.start.color
     }
@@ -220,7 +220,7 @@ pub struct Client {
     next_conn: u64,
     /// The name the server gave at login.
     name: Option<String>,
-    game: Option<Game>,
+    game: Option<ServerGame>,
     games_done: u32,
     pending: VecDeque<Pending>,
     generation: u64,
@@ -475,7 +475,7 @@ impl Client {
                 self.finish(&result, "the server ended it");
             }
             ServerMsg::Abandoned { game } if self.is_current(game) => {
-                let result = match self.game.as_ref().map(Game::ours) {
+                let result = match self.game.as_ref().map(ServerGame::ours) {
                     Some(Color::White) => "1-0",
                     _ => "0-1",
                 };
@@ -648,7 +648,7 @@ impl Client {
                 start.caps
             );
         }
-        self.game = Some(Game {
+        self.game = Some(ServerGame {
             start,
             moves: Vec::new(),
             clock: [time_ms, time_ms],

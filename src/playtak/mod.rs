@@ -197,13 +197,16 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
     if time == 0 {
         return Err("--tc: the starting time must be at least 1 second".to_string());
     }
-    let half_komi = args.komi * 2.0;
-    if half_komi.fract() != 0.0 || !(0.0..=8.0).contains(&half_komi) {
-        return Err(format!(
-            "--komi {}: the server allows 0 to 4 in steps of 0.5",
-            args.komi
-        ));
-    }
+    // The server's own range, within Cairn's.
+    let komi = crate::board::Komi::from_flats(args.komi)
+        .ok()
+        .filter(|k| (0..=8).contains(&k.halves()))
+        .ok_or_else(|| {
+            format!(
+                "--komi {}: the server allows 0 to 4 in steps of 0.5",
+                args.komi
+            )
+        })?;
     let Some((stones, capstones)) = reserves_for_size(size) else {
         return Err(format!("--size {size}: Cairn plays 3 to 8"));
     };
@@ -233,7 +236,7 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
         time,
         inc,
         color: args.color,
-        half_komi: half_komi as u8,
+        half_komi: komi.halves() as u8,
         flats,
         caps,
         unrated: args.unrated,

@@ -9,17 +9,18 @@
 //! means for a game comes from its [`SearchGame`] hooks.
 //!
 //! Every static evaluation the search uses (at the horizon and for pruning) is corrected by
-//! correction history ([`History::correction`]): at the end of each node whose result says
+//! correction history ([`HistoryTables::correction`]): at the end of each node whose result says
 //! more than its evaluation did (an exact score, or a bound beyond the evaluation), the error is
 //! averaged into the entries of the position's correction keys, so positions that share them
 //! are corrected by what deeper searches found. The table keeps the raw evaluation.
 
 use super::game::SearchGame;
-use super::history::History;
-use super::ordering::{MovePicker, OrderContext};
+use super::history::HistoryTables;
+use super::ordering::{Class, MovePicker, OrderContext};
 use super::params::*;
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable};
+use crate::repetition::PositionHashes;
 use crate::score::Score;
 use smallvec::SmallVec;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -44,11 +45,11 @@ pub struct Worker<'a, G: SearchGame> {
     pub(super) pos: G,
     shared: &'a Shared<'a>,
     time: Option<&'a TimeManager>,
-    pub(super) history: History<G::Move>,
+    pub(super) history: HistoryTables<G::Move>,
     /// One move list per ply, boxed so that taking one out for a node moves a pointer.
     pickers: Vec<Option<Box<MovePicker<G::Move>>>>,
     /// The game so far and the current path, for repetitions.
-    path: crate::board::History,
+    path: PositionHashes,
     pub(super) pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
     /// Root moves skipped (the better lines of MultiPV).
@@ -66,7 +67,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     /// A worker for `pos`, whose game history (`pos` last) is `game`.
     pub fn new(
         pos: G,
-        game: &crate::board::History,
+        game: &PositionHashes,
         shared: &'a Shared<'a>,
         time: Option<&'a TimeManager>,
     ) -> Self {
@@ -90,7 +91,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             pos,
             shared,
             time,
-            history: History::default(),
+            history: HistoryTables::default(),
             pickers: (0..MAX_PLY + 1).map(|_| Some(Box::default())).collect(),
             path,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
@@ -170,63 +171,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.pv_len[ply] = 1 + len.min(MAX_PLY - 1);
     }
 
-    /// The horizon: the static evaluation, unless the opponent threatens to win at once (in
-    /// Tak: to complete a road by a placement). Then only the moves that could stop it
-    /// ([`SearchGame::defences`]) are searched (recursively, up to `QS_MAX_DEPTH` plies), and
-    /// having none that works is a proven loss. The caller has checked that the game is not over
-    /// and that the side to move cannot win at once.
-    fn quiesce(&mut self, mut alpha: Score, beta: Score, ply: usize, qdepth: u32) -> Score {
-        self.seldepth = self.seldepth.max(ply as u32);
-        if let Some(kind) = self.pos.horizon_win() {
-            return Score::win_in(ply as u32 + 1, kind);
-        }
-        if qdepth >= QS_MAX_DEPTH || ply >= MAX_PLY - 2 {
-            return self.leaf_eval();
-        }
-        let mut picker = self.pickers[ply]
-            .take()
-            .expect("one node per ply at a time");
-        let Some(threat) = picker.fill_defences(&self.pos) else {
-            self.pickers[ply] = Some(picker);
-            return self.leaf_eval();
-        };
-        let mut best = Score::loss_in(ply as u32 + 2, threat);
-        while let Some((mv, _)) = picker.pick() {
-            self.count_node();
-            if self.stopped {
-                break;
-            }
-            let undo = self.make(mv);
-            // A defence that leaves the opponent a win at once is no defence.
-            let score = if self.pos.win_in_one(&[]).is_some() {
-                None
-            } else if let Some(over) = self.pos.terminal(ply as u32 + 1) {
-                Some(-over)
-            } else {
-                Some(-self.quiesce(-beta, -alpha, ply + 1, qdepth + 1))
-            };
-            self.unmake(mv, undo);
-            let Some(score) = score else { continue };
-            if score > best {
-                best = score;
-                if score > alpha {
-                    alpha = score;
-                    if score >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        self.pickers[ply] = Some(picker);
-        best
-    }
-
     /// Whether `mv`, just played, is searched one ply deeper ([`SearchGame::extends`]: in Tak
     /// a double road threat). Only at interior nodes, and no deeper than twice the iteration's
     /// depth.
     #[inline]
     fn extended(&self, mv: G::Move, depth: i32, ply: usize, tactics: &G::Tactics) -> bool {
-        DOUBLE_THREAT_EXTENSION
+        EXTENSIONS
             && depth >= 2
             && (ply as i32) < 2 * self.root_depth
             && self.pos.extends(mv, tactics)
@@ -292,9 +242,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
         }
         if depth <= 0 {
-            if THREAT_QUIESCENCE {
-                return self.quiesce(alpha, beta, ply, 0);
-            }
             self.seldepth = self.seldepth.max(p);
             return self.leaf_eval();
         }
@@ -362,12 +309,14 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let mut best_score = -Score::INFINITE;
         let mut best_move = None;
         let mut searched = 0usize;
-        while let Some((mv, order)) = picker.pick() {
+        while let Some((mv, class)) = picker.pick() {
             if ply == 0 && self.excluded.contains(&mv) {
                 continue;
             }
-            let plain = order < ORDER_KILLER[1];
-            // Late-move and futility pruning. Moves come best first, so every move after a
+            // Only plain moves are pruned and reduced; the table move, the game's urgent or
+            // tactical moves and the killers never are.
+            let plain = class == Class::Plain;
+            // Late-move and futility pruning. Moves come by class, so every move after a
             // pruned one is plain too, and nothing in the conditions changes while moves are
             // skipped: the first pruned move ends the loop without picking the rest.
             if !pv_node && !threatened && searched > 0 && plain && !(-best_score).is_proven() {

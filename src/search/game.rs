@@ -6,7 +6,15 @@
 //! [`crate::board::Position`] (in [`crate::tak`]) and Tablut's [`crate::tablut::Position`]. A
 //! game supplies its moves, make and unmake, a hash, how a game ends and an evaluation; the
 //! tactical hooks (an immediate win, a threat that turns pruning off, urgent moves for the
-//! ordering, extensions, a null move) are optional and default to "none".
+//! ordering, extensions, a null move) default to "none", except [`SearchGame::tactics`], which
+//! every game writes because its type is the game's own (`()` for a game with no such
+//! knowledge).
+//!
+//! The ordering knows two classes of move from the game ([`SearchGame::urgency`]): urgent or
+//! tactical moves (a block of the opponent's win, a threat of one's own, a capture), searched
+//! before the killers and never pruned or reduced, and plain moves, ordered below the killers
+//! by the game's base score ([`SearchGame::quiet_order`]) and their history, which late-move
+//! and futility pruning may skip and late-move reductions search shallower.
 //!
 //! Scores are [`Score`]s from the side to move's point of view, in the game's own evaluation
 //! unit (Tak: centiflats) below [`Score::MAX_EVAL`], and proven results by distance above it.
@@ -106,12 +114,14 @@ pub trait SearchGame: Clone + Send + Sync {
     /// What ordering and extensions need of this node; `threatened` is
     /// [`SearchGame::threatened`], `deep` whether enough depth is left for costly knowledge.
     fn tactics(&self, threatened: bool, deep: bool) -> Self::Tactics;
-    /// An ordering score for a move that must come before killers (a block of the opponent's
-    /// win, a threat of one's own), or `None` for an ordinary move.
-    fn urgent_order(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> Option<i32> {
+    /// `Some(rank)` for an urgent or tactical move (a block of the opponent's win, a threat of
+    /// one's own, a capture): searched after the table move and before the killers, higher
+    /// ranks first, and never pruned or reduced; `None` for a plain move.
+    fn urgency(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> Option<u32> {
         None
     }
-    /// The base ordering score of an ordinary move, before its history score.
+    /// The base ordering score of a plain move, before its history score (the sum is kept below
+    /// the killers).
     fn quiet_order(&self, _mv: Self::Move) -> i32 {
         0
     }
@@ -120,25 +130,35 @@ pub trait SearchGame: Clone + Send + Sync {
     fn extends(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> bool {
         false
     }
-    /// At the horizon: a win the side to move can claim without searching.
-    fn horizon_win(&self) -> Option<WinKind> {
-        None
-    }
-    /// At the horizon: if the opponent threatens to win at once, fills `moves` with every move
-    /// that could stop it and `scores` with their ordering scores, and returns the kind of the
-    /// threatened win; `None` leaves the evaluation to stand.
-    fn defences(
-        &self,
-        _moves: &mut MoveBuf<Self::Move>,
-        _scores: &mut SmallVec<[i32; 256]>,
-    ) -> Option<WinKind> {
-        None
-    }
 
     /// Every legal move.
     fn legal_moves(&self) -> MoveBuf<Self::Move> {
         let mut out = MoveBuf::new();
         self.generate(&mut out);
         out
+    }
+}
+
+/// A move for the search's own unit tests, which use no game: any number from 1 below
+/// `1 << 16`, packed as itself.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TestMove(pub u32);
+
+#[cfg(test)]
+impl SearchMove for TestMove {
+    const BITS: u32 = 16;
+    const KEYS: usize = 1 << 16;
+
+    fn bits(self) -> u32 {
+        self.0
+    }
+
+    fn from_bits(bits: u32) -> Option<Self> {
+        (bits != 0 && bits < 1 << 16).then_some(TestMove(bits))
+    }
+
+    fn key(self) -> usize {
+        self.0 as usize
     }
 }

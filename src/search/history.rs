@@ -11,16 +11,17 @@
 use super::game::SearchMove;
 use super::params::*;
 
-/// Per-thread move-ordering memory.
-pub struct History<M> {
+/// One search thread's learned tables: the history scores of moves, the correction history of
+/// the evaluation, and the killer moves of each ply.
+pub struct HistoryTables<M> {
     table: Vec<i16>,
     corrections: Vec<i16>,
     killers: [[Option<M>; 2]; MAX_PLY + 2],
 }
 
-impl<M: SearchMove> Default for History<M> {
+impl<M: SearchMove> Default for HistoryTables<M> {
     fn default() -> Self {
-        History {
+        HistoryTables {
             table: vec![0; 2 * M::KEYS],
             corrections: vec![0; 2 * 2 * CORR_SIZE],
             killers: [[None; 2]; MAX_PLY + 2],
@@ -40,7 +41,7 @@ fn corr_slot(side: usize, k: usize, key: u64) -> usize {
     (side * 2 + k) * CORR_SIZE + (key as usize & (CORR_SIZE - 1))
 }
 
-impl<M: SearchMove> History<M> {
+impl<M: SearchMove> HistoryTables<M> {
     /// Clears everything (new game).
     pub fn clear(&mut self) {
         self.table.iter_mut().for_each(|h| *h = 0);

@@ -18,10 +18,11 @@ pub mod time;
 pub mod tt;
 
 pub use game::{MoveBuf, SearchGame, SearchMove};
+pub use history::HistoryTables;
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 
-use crate::board::History;
+use crate::repetition::PositionHashes;
 use crate::score::Score;
 use alpha_beta::{Shared, Worker};
 use params::*;
@@ -125,7 +126,7 @@ pub fn search_to_depth<G: SearchGame>(
     let stop = AtomicBool::new(false);
     search(
         pos,
-        &History::new(pos.hash()),
+        &PositionHashes::new(pos.hash()),
         &limits,
         &SearchConfig::default(),
         tt,
@@ -134,12 +135,12 @@ pub fn search_to_depth<G: SearchGame>(
     )
 }
 
-/// Searches `pos`, reached by the game `history` (`pos` last; it counts for repetitions), within
+/// Searches `pos`, reached by the game whose positions' hashes are `history` (`pos` last; it counts for repetitions), within
 /// `limits`, reporting each iteration to `report`. Stops early when `stop` is set. Blocks until
 /// done.
 pub fn search<G: SearchGame>(
     pos: &G,
-    history: &History,
+    history: &PositionHashes,
     limits: &Limits,
     config: &SearchConfig,
     tt: &TranspositionTable,

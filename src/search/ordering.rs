@@ -1,12 +1,15 @@
 //! Move ordering: scores every generated move once, then hands them out best first.
 //!
-//! Order: the transposition-table move; the game's urgent moves ([`SearchGame::urgent_order`]:
-//! in Tak, blocks of the opponent's road-in-one and placements that threaten one); killers; then
-//! every other move by the game's own base score ([`SearchGame::quiet_order`]) plus its history
-//! score. (Immediate wins never get here: the search returns them first.)
+//! Order: the transposition-table move; the game's urgent or tactical moves by rank
+//! ([`SearchGame::urgency`]: in Tak, blocks of the opponent's road-in-one and placements that
+//! threaten one; in Tablut, captures); killers; then every plain move by the game's own base
+//! score ([`SearchGame::quiet_order`]) plus its history score. Each class has its own band of
+//! scores ([`ORDER_TT`], [`ORDER_URGENT`], [`ORDER_KILLER`], at most [`ORDER_PLAIN_MAX`]), so
+//! the class a picked move belongs to ([`Class`]) is read from its score, whatever numbers the
+//! game uses. (Immediate wins never get here: the search returns them first.)
 
 use super::game::{MoveBuf, SearchGame, SearchMove};
-use super::history::History;
+use super::history::HistoryTables;
 use super::params::*;
 use smallvec::SmallVec;
 
@@ -89,6 +92,42 @@ fn sift_up(heap: &mut [u64], mut at: usize) {
     }
 }
 
+/// The class of a picked move, for the search's pruning: only [`Class::Plain`] moves are pruned
+/// or reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// The transposition table's move.
+    TableMove,
+    /// An urgent or tactical move ([`SearchGame::urgency`]).
+    Urgent,
+    /// A killer move.
+    Killer,
+    /// Any other move.
+    Plain,
+}
+
+impl Class {
+    /// The class of the band `score` lies in.
+    #[inline(always)]
+    fn of(score: i32) -> Class {
+        if score >= ORDER_TT {
+            Class::TableMove
+        } else if score >= ORDER_URGENT {
+            Class::Urgent
+        } else if score >= ORDER_KILLER[1] {
+            Class::Killer
+        } else {
+            Class::Plain
+        }
+    }
+}
+
+/// The score of an urgent move of `rank`: in the urgent band, below the table move.
+#[inline(always)]
+fn urgent_score(rank: u32) -> i32 {
+    ORDER_URGENT + rank.min((ORDER_TT - ORDER_URGENT - 1) as u32) as i32
+}
+
 /// What ordering needs to know about the node besides the position.
 pub struct OrderContext<G: SearchGame> {
     /// The table's move for this position, if legal.
@@ -104,7 +143,7 @@ impl<M: SearchMove> MovePicker<M> {
     pub fn fill<G: SearchGame<Move = M>>(
         &mut self,
         pos: &G,
-        history: &History<M>,
+        history: &HistoryTables<M>,
         ctx: &OrderContext<G>,
     ) {
         self.moves.clear();
@@ -116,36 +155,28 @@ impl<M: SearchMove> MovePicker<M> {
         for &mv in &self.moves {
             let score = if Some(mv) == ctx.tt_move {
                 ORDER_TT
-            } else if let Some(urgent) = pos.urgent_order(mv, &ctx.tactics) {
-                urgent
+            } else if let Some(rank) = pos.urgency(mv, &ctx.tactics) {
+                urgent_score(rank)
             } else if ctx.killers[0] == Some(mv) {
                 ORDER_KILLER[0]
             } else if ctx.killers[1] == Some(mv) {
                 ORDER_KILLER[1]
             } else {
-                pos.quiet_order(mv) + history.score(side, mv)
+                (pos.quiet_order(mv) + history.score(side, mv)).min(ORDER_PLAIN_MAX)
             };
             self.scores.push(score);
         }
     }
 
-    /// The candidate defences against the opponent's threat to win at once
-    /// ([`SearchGame::defences`]): the kind of the threatened win, or `None` (and no moves) if
-    /// there is no such threat.
-    pub fn fill_defences<G: SearchGame<Move = M>>(
-        &mut self,
-        pos: &G,
-    ) -> Option<crate::score::WinKind> {
-        self.moves.clear();
-        self.scores.clear();
-        self.next = 0;
-        self.heap_built = false;
-        pos.defences(&mut self.moves, &mut self.scores)
+    /// The best remaining move and its class (the first generated among equals).
+    #[inline]
+    pub fn pick(&mut self) -> Option<(M, Class)> {
+        self.pick_scored().map(|(mv, score)| (mv, Class::of(score)))
     }
 
-    /// The best remaining move and its ordering score (the first generated among equals).
+    /// The best remaining move and its ordering score.
     #[inline]
-    pub fn pick(&mut self) -> Option<(M, i32)> {
+    fn pick_scored(&mut self) -> Option<(M, i32)> {
         let first = self.next;
         if first >= self.scores.len() {
             return None;
@@ -228,8 +259,8 @@ impl<M: SearchMove> MovePicker<M> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Move, Role, Square};
     use crate::rng::Rng;
+    use crate::search::game::TestMove as Move;
 
     /// Selection by scanning alone, as the picker did before it had a heap.
     fn scan_order(mut moves: Vec<Move>, mut scores: Vec<i32>) -> Vec<(Move, i32)> {
@@ -248,6 +279,98 @@ mod tests {
         out
     }
 
+    /// A game of ten moves, 1 to 10, for the picker alone: moves 8 and 9 are urgent (rank 1
+    /// and 0), and every plain move claims a base score far above the killers'.
+    #[derive(Clone)]
+    struct Ten;
+
+    impl SearchGame for Ten {
+        type Move = Move;
+        type Undo = ();
+        type Tactics = ();
+        const SLOWEST_WIN: crate::score::WinKind = crate::score::WinKind::Outright;
+
+        fn side(&self) -> usize {
+            0
+        }
+        fn hash(&self) -> u64 {
+            0
+        }
+        fn generate(&self, out: &mut MoveBuf<Move>) {
+            out.extend((1..=10).map(Move));
+        }
+        fn is_legal(&self, _mv: Move) -> bool {
+            true
+        }
+        fn make(&mut self, _mv: Move) {}
+        fn unmake(&mut self, _mv: Move, _undo: ()) {}
+        fn is_irreversible(&self, _mv: Move, _undo: &()) -> bool {
+            false
+        }
+        fn terminal(&self, _ply: u32) -> Option<crate::score::Score> {
+            None
+        }
+        fn repetition(&self, _ply: u32) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn no_moves(&self, _ply: u32) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn evaluate(&self) -> crate::score::Score {
+            crate::score::Score::DRAW
+        }
+        fn move_text(mv: Move) -> String {
+            mv.0.to_string()
+        }
+        fn moves_left(&self) -> u64 {
+            1
+        }
+        fn tactics(&self, _threatened: bool, _deep: bool) {}
+        fn urgency(&self, mv: Move, _tactics: &()) -> Option<u32> {
+            match mv.0 {
+                8 => Some(1),
+                9 => Some(0),
+                _ => None,
+            }
+        }
+        fn quiet_order(&self, mv: Move) -> i32 {
+            i32::MAX / 2 - mv.0 as i32
+        }
+    }
+
+    /// The table move, then the urgent moves by rank, then the killers, then the plain moves
+    /// (whatever base score the game gives them), each with its class.
+    #[test]
+    fn each_class_has_its_band() {
+        let ctx = OrderContext::<Ten> {
+            tt_move: Some(Move(5)),
+            killers: [Some(Move(3)), Some(Move(9))],
+            tactics: (),
+        };
+        let mut picker = MovePicker::default();
+        picker.fill(&Ten, &HistoryTables::default(), &ctx);
+        let picked: Vec<(u32, Class)> = std::iter::from_fn(|| picker.pick())
+            .map(|(mv, class)| (mv.0, class))
+            .collect();
+        assert_eq!(
+            picked[..4],
+            [
+                (5, Class::TableMove),
+                (8, Class::Urgent),
+                // An urgent move that is also a killer stays urgent.
+                (9, Class::Urgent),
+                (3, Class::Killer),
+            ]
+        );
+        let mut plain: Vec<u32> = picked[4..].iter().map(|&(mv, _)| mv).collect();
+        plain.sort();
+        assert_eq!(plain, [1, 2, 4, 6, 7, 10]);
+        assert!(
+            picked[4..].iter().all(|&(_, class)| class == Class::Plain),
+            "plain moves stay below the killers, whatever their base score"
+        );
+    }
+
     #[test]
     fn the_heap_hands_out_moves_in_the_scans_order() {
         let mut rng = Rng::new(3);
@@ -255,14 +378,7 @@ mod tests {
             let n = rng.below(300);
             // Few distinct scores, so that ties (where selection is not stable) are common.
             let spread = 1 + rng.below(if round % 2 == 0 { 4 } else { 1000 }) as i32;
-            let moves: Vec<Move> = (0..n)
-                .map(|i| {
-                    Move::place(
-                        Square((i % 64) as u8),
-                        [Role::Flat, Role::Wall, Role::Cap][i / 64 % 3],
-                    )
-                })
-                .collect();
+            let moves: Vec<Move> = (0..n).map(|i| Move(i as u32 + 1)).collect();
             let scores: Vec<i32> = (0..n)
                 .map(|_| rng.below(2 * spread as usize) as i32 - spread)
                 .collect();
@@ -270,7 +386,7 @@ mod tests {
             picker.moves.extend_from_slice(&moves);
             picker.scores.extend_from_slice(&scores);
             let mut picked = Vec::new();
-            while let Some(pick) = picker.pick() {
+            while let Some(pick) = picker.pick_scored() {
                 picked.push(pick);
             }
             assert_eq!(picked, scan_order(moves, scores), "round {round}");

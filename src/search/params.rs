@@ -1,23 +1,20 @@
 //! Search and time-management constants: every tunable number of the search, named and
-//! commented. The search code itself has no other literals than 0 and 1.
+//! commented. A few numbers are still written where they are used, as arithmetic rather than
+//! settings: 100 for percentages, 2 for a side's turn (killers two plies down, the depth to spare
+//! for an extension or the game's costly knowledge, plies kept below [`MAX_PLY`], odd helper
+//! threads one ply ahead), the doubling of a failed aspiration window, the halving of the
+//! best-move changes each iteration, the history bonus depth², and the sizes of fixed tables
+//! (the late-move reduction table's 64 rows, the table entry's depth byte). A game's own numbers
+//! (Tak's move-ordering weights, when its null move is safe) live with the game.
 
 /// Deepest ply the search can reach (iterative deepening stops below it).
 pub const MAX_PLY: usize = 128;
 
-// ---- Threat quiescence ----
-/// At the horizon, answer the opponent's placement road threats by searching only the moves
-/// that stop them (and score "no defence" as a loss) instead of trusting the evaluation.
-/// Off: three SPRTs against the version without it (6×6, komi 2, 3+0.03) found no gain yet
-/// (last: 324 games, −9.7 ± 36 Elo); the cost of the threat check at every leaf ate the tactical
-/// gain at that depth. Kept for the cheaper threat detection and tuning to come.
-pub const THREAT_QUIESCENCE: bool = false;
-/// Plies of forced defence searched beyond the horizon before trusting the evaluation.
-pub const QS_MAX_DEPTH: u32 = 8;
-
 // ---- Extensions ----
 
-/// Search a move that leaves its player two road-completing placements one ply deeper.
-pub const DOUBLE_THREAT_EXTENSION: bool = true;
+/// Search a move one ply deeper when the game says it deserves it
+/// ([`super::SearchGame::extends`]: in Tak a double road threat).
+pub const EXTENSIONS: bool = true;
 
 // ---- Aspiration windows ----
 /// Iterations from this depth on start with a window around the previous score.
@@ -32,9 +29,6 @@ pub const NMP_MIN_DEPTH: i32 = 3;
 pub const NMP_BASE_REDUCTION: i32 = 3;
 /// One more ply of reduction per this many plies of depth.
 pub const NMP_DEPTH_DIVISOR: i32 = 4;
-/// The null move needs at least this many stones in hand (a pass is only safe when placing is
-/// not forced; near a flat-out zugzwang is real in Tak).
-pub const NMP_MIN_STONES: u8 = 3;
 
 // ---- Reverse futility pruning ----
 /// Reverse futility applies at this remaining depth and below.
@@ -68,26 +62,18 @@ pub const LMR_BASE: f64 = 0.6;
 pub const LMR_DIVISOR: f64 = 2.3;
 
 // ---- Move ordering ----
+// The picker's scores come in bands, one per class of move (see `ordering`): the table move,
+// then the game's urgent moves by their rank, then the killers, then every plain move by the
+// game's base score plus its history score, kept below the killers.
 /// Score of the transposition-table move (searched first).
 pub const ORDER_TT: i32 = 1 << 30;
-/// Moves that block the opponent's road-in-one threat.
-pub const ORDER_BLOCK: i32 = 1 << 25;
-/// Moves that create a road-in-one threat of our own.
-pub const ORDER_THREAT: i32 = 1 << 24;
+/// Score of an urgent move of rank 0 ([`super::SearchGame::urgency`]); a rank adds to it, up to
+/// just below [`ORDER_TT`].
+pub const ORDER_URGENT: i32 = 1 << 24;
 /// First and second killer moves.
 pub const ORDER_KILLER: [i32; 2] = [1 << 23, (1 << 23) - 1];
-/// Base score of a flat placement, before history.
-pub const ORDER_FLAT: i32 = 300;
-/// Base score of a capstone placement.
-pub const ORDER_CAP: i32 = 250;
-/// Base score of a wall placement.
-pub const ORDER_WALL: i32 = 100;
-/// Base score of a spread, plus `ORDER_SPREAD_FLAT` per flat gained on top.
-pub const ORDER_SPREAD: i32 = 0;
-/// See [`ORDER_SPREAD`].
-pub const ORDER_SPREAD_FLAT: i32 = 120;
-/// Bonus for a capstone flattening a wall.
-pub const ORDER_CRUSH: i32 = 150;
+/// The highest score of a plain move (its base score plus history is cut to it).
+pub const ORDER_PLAIN_MAX: i32 = ORDER_KILLER[1] - 1;
 /// History scores are kept within ±this.
 pub const HISTORY_MAX: i32 = 8192;
 

@@ -342,13 +342,13 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::board::{Move, Role, Square};
     use crate::score::WinKind;
+    use crate::search::game::TestMove as Move;
 
     #[test]
     fn store_then_probe() {
         let tt = TranspositionTable::new(1);
-        let mv = Move::place(Square(7), Role::Wall);
+        let mv = Move(1234);
         tt.store(0xDEAD_BEEF, 3, Some(mv), Score(-250), -17, 9, Bound::Lower);
         let hit = tt.probe(0xDEAD_BEEF, 3).unwrap();
         assert_eq!(hit.mv, Some(mv));
@@ -358,11 +358,11 @@ mod tests {
         );
         assert_eq!(tt.probe::<Move>(0xDEAD_BEEE, 3), None);
         // Proven scores move with the distance of the probing node.
-        let win = Score::win_in(7, WinKind::Road);
+        let win = Score::win_in(7, WinKind::Outright);
         tt.store::<Move>(42, 3, None, win, 0, 4, Bound::Exact);
         assert_eq!(
             tt.probe::<Move>(42, 1).unwrap().score,
-            Score::win_in(5, WinKind::Road)
+            Score::win_in(5, WinKind::Outright)
         );
         assert!(tt.hashfull() > 0);
     }

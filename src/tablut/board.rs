@@ -9,11 +9,20 @@
 //! live in [`super::game`]; a side without a legal move has lost, which the search and
 //! [`super::game`] read off an empty move list.
 
-use super::notation;
 use std::fmt;
 
 /// Squares on the board.
 pub const SQUARES: usize = 81;
+/// The square on `file` (0 for a) and `rank` (0 for 1).
+pub const fn square_at(file: u8, rank: u8) -> u8 {
+    rank * 9 + file
+}
+
+/// The name of square `sq`, such as `e5`.
+pub fn square_name(sq: u8) -> String {
+    format!("{}{}", (b'a' + sq % 9) as char, sq / 9 + 1)
+}
+
 /// The throne, e5.
 pub const THRONE: u8 = 40;
 
@@ -174,12 +183,7 @@ impl Move {
 
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}-{}",
-            notation::square_name(self.from),
-            notation::square_name(self.to)
-        )
+        write!(f, "{}-{}", square_name(self.from), square_name(self.to))
     }
 }
 
@@ -274,7 +278,7 @@ impl fmt::Display for PositionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PositionError::Overlap(sq) => {
-                write!(f, "two pieces on {}", notation::square_name(*sq))
+                write!(f, "two pieces on {}", square_name(*sq))
             }
             PositionError::OnThrone => write!(f, "only the king may stand on the throne (e5)"),
             PositionError::TooMany(Side::Black, n) => {
@@ -293,7 +297,12 @@ impl Position {
     /// The usual start: the king on the throne, his guards around him, the Muscovites in four
     /// groups at the edges, Black to move.
     pub fn start() -> Position {
-        let sq = |name: &str| notation::parse_square(name).expect("valid square");
+        let sq = |name: &str| {
+            let [file, rank] = name.as_bytes() else {
+                unreachable!("a square name is two letters")
+            };
+            square_at(file - b'a', rank - b'1')
+        };
         let black = [
             "d1", "e1", "f1", "e2", "d9", "e9", "f9", "e8", "a4", "a5", "a6", "b5", "i4", "i5",
             "i6", "h5",
@@ -764,11 +773,5 @@ impl fmt::Display for Position {
             Some(side) => write!(f, "{} has won", side.name()),
             None => write!(f, "{} to move", self.side.name()),
         }
-    }
-}
-
-impl fmt::Debug for Position {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", notation::write_position(self))
     }
 }

@@ -3,7 +3,7 @@
 
 use super::board::{Move, Position, Side};
 use super::notation::{self, NotationError};
-use crate::board::History;
+use crate::repetition::PositionHashes;
 use std::fmt;
 
 /// How a finished game was won.
@@ -45,19 +45,20 @@ impl fmt::Display for Status {
     }
 }
 
-/// A position with its game's history.
+/// A Tablut game in progress: a position with the hashes of the positions before it, and
+/// whether the last move repeated one.
 #[derive(Clone, Debug)]
-pub struct Game {
+pub struct TablutGame {
     position: Position,
-    history: History,
+    hashes: PositionHashes,
     repeated: bool,
 }
 
-impl Game {
+impl TablutGame {
     /// A game from `position` (nothing before it is known).
-    pub fn new(position: Position) -> Game {
-        Game {
-            history: History::new(position.hash()),
+    pub fn new(position: Position) -> TablutGame {
+        TablutGame {
+            hashes: PositionHashes::new(position.hash()),
             position,
             repeated: false,
         }
@@ -68,9 +69,9 @@ impl Game {
         &self.position
     }
 
-    /// The history, the current position last.
-    pub fn history(&self) -> &History {
-        &self.history
+    /// The hashes of the game's positions, the current position last.
+    pub fn hashes(&self) -> &PositionHashes {
+        &self.hashes
     }
 
     /// How the game stands.
@@ -103,8 +104,8 @@ impl Game {
         }
         let undo = self.position.make(mv);
         let fresh = undo.is_irreversible();
-        self.history.push(self.position.hash(), fresh);
-        self.repeated = self.history.is_repetition();
+        self.hashes.push(self.position.hash(), fresh);
+        self.repeated = self.hashes.is_repetition();
         Ok(())
     }
 

@@ -33,4 +33,4 @@ pub mod tools;
 pub mod tune;
 
 pub use board::{Move, Position, Side};
-pub use game::{Ending, Game, Status};
+pub use game::{Ending, Status, TablutGame};

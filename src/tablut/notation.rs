@@ -11,7 +11,8 @@
 //!
 //! Every parser returns a [`NotationError`] that says what is wrong and where.
 
-use super::board::{bit, Move, Position, PositionError, Side, SQUARES};
+pub use super::board::square_name;
+use super::board::{bit, square_at, Move, Position, PositionError, Side, SQUARES};
 use std::fmt;
 
 /// What is wrong with a square, move or position text.
@@ -46,11 +47,6 @@ impl fmt::Display for NotationError {
 
 impl std::error::Error for NotationError {}
 
-/// The name of square `sq`, such as `e5`.
-pub fn square_name(sq: u8) -> String {
-    format!("{}{}", (b'a' + sq % 9) as char, sq / 9 + 1)
-}
-
 /// The square named `text` (`a1`..`i9`, case-insensitive).
 pub fn parse_square(text: &str) -> Result<u8, NotationError> {
     let bytes = text.as_bytes();
@@ -62,7 +58,14 @@ pub fn parse_square(text: &str) -> Result<u8, NotationError> {
     if !(b'a'..=b'i').contains(&file) || !(b'1'..=b'9').contains(rank) {
         return Err(bad());
     }
-    Ok((rank - b'1') * 9 + (file - b'a'))
+    Ok(square_at(file - b'a', rank - b'1'))
+}
+
+/// A position is debugged as its one line.
+impl fmt::Debug for Position {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", write_position(self))
+    }
 }
 
 /// A move in coordinates (`e3-e1` or `e3e1`), without checking it against a position.

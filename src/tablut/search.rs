@@ -1,4 +1,4 @@
-//! Tablut as a game of the generic search: [`SearchGame`] for [`Searched`], a position with the
+//! Tablut as a game of the generic search: [`SearchGame`] for [`WeightedPosition`], a position with the
 //! evaluation weights it is judged by (so that two engines with different weights can play).
 //!
 //! - An immediate win is the king's escape (a free line to an edge) or a Muscovite move that
@@ -6,8 +6,10 @@
 //! - A repetition loses for the player who made it, so a node that repeats is a win for the side
 //!   to move; a side with no legal move has lost.
 //! - Captures are irreversible (a piece never comes back), other moves are not.
-//! - Ordering puts captures first, then king moves, then the rest by history.
-//! - Every win is scored as [`WinKind::Road`] (the kind only tells Tak's roads from flat wins).
+//! - Captures are urgent: searched first (after the table move, the more pieces taken the
+//!   sooner), before the killers, and never pruned or reduced; then king moves, then the rest by
+//!   history.
+//! - Every win is [`WinKind::Outright`]: Tablut has no win on a count.
 
 use super::board::{Move, Position, Side, Undo};
 use super::eval::{self, TERMS, WEIGHTS};
@@ -33,36 +35,34 @@ impl SearchMove for Move {
     }
 }
 
-/// Ordering score of a capturing move, per piece taken.
-const ORDER_CAPTURE: i32 = 1 << 20;
-/// Ordering score of a king move.
+/// Ordering score of a king move (a plain move), before its history score.
 const ORDER_KING: i32 = 200;
 
 /// A position as the search sees it: the position and the weights of its evaluation.
 #[derive(Clone, Debug)]
-pub struct Searched<'w> {
+pub struct WeightedPosition<'w> {
     /// The position.
     pub pos: Position,
     /// The evaluation's weights ([`eval::evaluate_with`]).
     pub weights: &'w [i32; TERMS],
 }
 
-impl Searched<'static> {
+impl WeightedPosition<'static> {
     /// `pos` with the shipped weights.
     pub fn new(pos: Position) -> Self {
-        Searched {
+        WeightedPosition {
             pos,
             weights: &WEIGHTS,
         }
     }
 }
 
-impl SearchGame for Searched<'_> {
+impl SearchGame for WeightedPosition<'_> {
     type Move = Move;
     type Undo = Undo;
     type Tactics = ();
 
-    const SLOWEST_WIN: WinKind = WinKind::Road;
+    const SLOWEST_WIN: WinKind = WinKind::Outright;
 
     #[inline(always)]
     fn side(&self) -> usize {
@@ -100,15 +100,15 @@ impl SearchGame for Searched<'_> {
         // The winner is always the player who just moved.
         self.pos
             .winner()
-            .map(|_| Score::loss_in(ply, WinKind::Road))
+            .map(|_| Score::loss_in(ply, WinKind::Outright))
     }
 
     fn repetition(&self, ply: u32) -> Score {
-        Score::win_in(ply, WinKind::Road)
+        Score::win_in(ply, WinKind::Outright)
     }
 
     fn no_moves(&self, ply: u32) -> Score {
-        Score::loss_in(ply, WinKind::Road)
+        Score::loss_in(ply, WinKind::Outright)
     }
 
     fn evaluate(&self) -> Score {
@@ -128,7 +128,7 @@ impl SearchGame for Searched<'_> {
             Side::White => self.pos.king_escape(),
             Side::Black => self.pos.king_capture(),
         }?;
-        (!skip.contains(&win)).then_some((win, WinKind::Road))
+        (!skip.contains(&win)).then_some((win, WinKind::Outright))
     }
 
     fn threatened(&self) -> bool {
@@ -152,9 +152,10 @@ impl SearchGame for Searched<'_> {
 
     fn tactics(&self, _threatened: bool, _deep: bool) {}
 
-    fn urgent_order(&self, mv: Move, _tactics: &()) -> Option<i32> {
+    /// A capture, ranked by the pieces it takes.
+    fn urgency(&self, mv: Move, _tactics: &()) -> Option<u32> {
         let captures = self.pos.captures_of(mv);
-        (captures > 0).then_some(ORDER_CAPTURE * captures)
+        (captures > 0).then_some(captures as u32)
     }
 
     fn quiet_order(&self, mv: Move) -> i32 {
@@ -172,5 +173,37 @@ impl Position {
         // Cheap enough: the position is a few words, and a move looks at four neighbours.
         let mut copy = self.clone();
         copy.make(mv).captures() as i32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// Along random games, a move is urgent exactly when it captures, ranked by the pieces it
+    /// takes, and the king's other moves come first among the plain ones.
+    #[test]
+    fn captures_are_the_urgent_moves() {
+        let mut rng = Rng::new(5);
+        let mut captures = 0;
+        for _ in 0..20 {
+            let mut at = WeightedPosition::new(Position::start());
+            for _ in 0..60 {
+                let moves = at.pos.legal_moves();
+                if moves.is_empty() || at.pos.winner().is_some() {
+                    break;
+                }
+                for &mv in &moves {
+                    let taken = at.pos.clone().make(mv).captures();
+                    assert_eq!(at.urgency(mv, &()), (taken > 0).then_some(taken), "{mv}");
+                    captures += (taken > 0) as u32;
+                    let king = (mv.from == at.pos.king()) as i32 * ORDER_KING;
+                    assert_eq!(at.quiet_order(mv), king, "{mv}");
+                }
+                at.pos.make(moves[rng.below(moves.len())]);
+            }
+        }
+        assert!(captures > 20, "only {captures} captures seen");
     }
 }

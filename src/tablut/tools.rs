@@ -5,9 +5,9 @@
 
 use super::board::{Position, Side};
 use super::eval::TERMS;
-use super::game::{Game, Status};
+use super::game::{Status, TablutGame};
 use super::notation;
-use super::search::Searched;
+use super::search::WeightedPosition;
 use crate::rng::Rng;
 use crate::score::Score;
 use crate::search::{self, Limits, SearchConfig, SearchInfo, SearchResult, TranspositionTable};
@@ -57,7 +57,7 @@ impl Effort {
 
 /// Searches the current position of `game`, calling `report` for each finished iteration.
 pub fn think(
-    game: &Game,
+    game: &TablutGame,
     effort: &Effort,
     tt: &TranspositionTable,
     report: &(dyn Fn(&SearchInfo) + Sync),
@@ -69,11 +69,11 @@ pub fn think(
     };
     let stop = AtomicBool::new(false);
     search::search(
-        &Searched {
+        &WeightedPosition {
             pos: game.position().clone(),
             weights: effort.weights,
         },
-        game.history(),
+        game.hashes(),
         &effort.limits(),
         &config,
         tt,
@@ -84,7 +84,7 @@ pub fn think(
 
 /// `cairn tablut analyze`: the position, one line per finished iteration, the best move and
 /// its line.
-pub fn analyze(game: &Game, effort: &Effort, out: &mut dyn Write) -> io::Result<()> {
+pub fn analyze(game: &TablutGame, effort: &Effort, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "{}", game.position())?;
     writeln!(
         out,
@@ -148,7 +148,7 @@ pub fn perft(position: &Position, depth: u32, out: &mut dyn Write) -> io::Result
 /// or `quit`; an unreadable or illegal move is explained and asked again. Returns how the game
 /// stood at the end.
 pub fn play(
-    mut game: Game,
+    mut game: TablutGame,
     human: Side,
     effort: &Effort,
     input: &mut dyn BufRead,
@@ -310,9 +310,9 @@ pub fn self_play(
 }
 
 /// A game after `plies` random legal moves that do not end it, and those moves.
-fn random_opening(rng: &mut Rng, plies: u32) -> (Game, Vec<String>) {
+fn random_opening(rng: &mut Rng, plies: u32) -> (TablutGame, Vec<String>) {
     'retry: loop {
-        let mut game = Game::new(Position::start());
+        let mut game = TablutGame::new(Position::start());
         let mut played = Vec::new();
         for _ in 0..plies {
             let moves = game.position().legal_moves();

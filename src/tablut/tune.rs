@@ -7,7 +7,7 @@
 //! [`super::eval::features`] from the side to move's point of view, and 1 if that side won, 0 if
 //! it lost (Tablut has no draws), blended with the search's score of the position as Tak's data
 //! is. The weights are fitted with the logistic scale fixed at Tak's
-//! ([`crate::tune::texel::SHIPPED_K`]), so that an evaluation means the same expected score in
+//! ([`crate::eval::SHIPPED_K`]), so that an evaluation means the same expected score in
 //! both games and the search's margins keep their sense. The weights in
 //! [`super::eval::WEIGHTS`] came from one round, started from the hand-set
 //! [`super::eval::HAND_WEIGHTS`] (1926 of the 2000 games finished; 120,430 training and 14,740
@@ -23,8 +23,8 @@
 
 use super::board::{Position, Side};
 use super::eval::{self, TERMS};
-use super::game::{Game, Status};
-use super::search::Searched;
+use super::game::{Status, TablutGame};
+use super::search::WeightedPosition;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
 use crate::tune::texel::{self, Dataset, Trainer};
@@ -83,7 +83,7 @@ pub struct TuneReport {
 /// `None` for a game that did not finish.
 fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
     let mut rng = Rng::new(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-    let mut game = Game::new(Position::start());
+    let mut game = TablutGame::new(Position::start());
     for _ in 0..config.random_plies {
         let moves = game.position().legal_moves();
         game.play(moves[rng.below(moves.len())]).ok()?;
@@ -108,11 +108,11 @@ fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
         let pos = game.position();
         stop.store(false, Relaxed);
         let result = search::search(
-            &Searched {
+            &WeightedPosition {
                 pos: pos.clone(),
                 weights: &config.weights,
             },
-            game.history(),
+            game.hashes(),
             &limits,
             &SearchConfig::default(),
             &tt,
@@ -181,7 +181,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneReport, String> {
         }
     }
     let start = config.weights.map(f64::from);
-    let k = texel::SHIPPED_K;
+    let k = crate::eval::SHIPPED_K;
     train.blend(config.lambda, k);
     valid.blend(config.lambda, k);
     let start_loss = [

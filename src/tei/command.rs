@@ -17,7 +17,7 @@
 //!   on the line can be used is the whole `go` an error (and then no search starts). A bare `go`
 //!   is valid: it searches until `stop`.
 
-use super::options::HALF_KOMI_RANGE;
+use crate::board::{Komi, HALF_KOMI_TEXT};
 use crate::engine::Start;
 use crate::search::Limits;
 use std::fmt;
@@ -226,38 +226,10 @@ fn parse_half_komi(key: &str, text: &str) -> Result<i8, TeiError> {
     let bad = || TeiError::BadValue {
         key: key.to_string(),
         text: text.to_string(),
-        expected: "an integer from -10 to 10",
+        expected: HALF_KOMI_TEXT,
     };
     let k: i64 = text.parse().map_err(|_| bad())?;
-    i8::try_from(k)
-        .ok()
-        .filter(|k| HALF_KOMI_RANGE.contains(k))
-        .ok_or_else(bad)
-}
-
-/// Parses a komi in flats (`2`, `2.5`, `-1.5`, `2.50`) into half flats.
-pub fn parse_komi(text: &str) -> Option<i8> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text.strip_prefix('+').unwrap_or(text)),
-    };
-    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-    if whole.is_empty() || !whole.bytes().all(|b| b.is_ascii_digit()) || whole.len() > 3 {
-        return None;
-    }
-    if !fraction.bytes().all(|b| b.is_ascii_digit())
-        || (digits.contains('.') && fraction.is_empty())
-    {
-        return None;
-    }
-    let half = match fraction.trim_end_matches('0') {
-        "" => 0,
-        "5" => 1,
-        _ => return None,
-    };
-    let magnitude = 2 * whole.parse::<i64>().ok()? + half;
-    let k = if negative { -magnitude } else { magnitude };
-    i8::try_from(k).ok().filter(|k| HALF_KOMI_RANGE.contains(k))
+    Komi::from_halves(k).map(Komi::halves).map_err(|_| bad())
 }
 
 fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
@@ -318,11 +290,14 @@ fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
                 }
                 komi_given = true;
                 game.half_komi = Some(if lower == "komi" {
-                    parse_komi(value).ok_or_else(|| TeiError::BadValue {
-                        key: "komi".to_string(),
-                        text: value.to_string(),
-                        expected: "a komi in flats from -5 to 5 in steps of 0.5",
-                    })?
+                    value
+                        .parse::<Komi>()
+                        .map_err(|_| TeiError::BadValue {
+                            key: "komi".to_string(),
+                            text: value.to_string(),
+                            expected: Komi::RANGE_TEXT,
+                        })?
+                        .halves()
                 } else {
                     parse_half_komi("halfkomi", value)?
                 });
@@ -676,28 +651,6 @@ mod tests {
             err("teinewgame 6 flats 30"),
             TeiError::Unexpected { .. }
         ));
-    }
-
-    #[test]
-    fn komi_in_flats() {
-        for (text, half) in [
-            ("0", 0),
-            ("2", 4),
-            ("2.5", 5),
-            ("2.50", 5),
-            ("2.0", 4),
-            ("+1", 2),
-            ("-0.5", -1),
-            ("-5", -10),
-            ("5", 10),
-        ] {
-            assert_eq!(parse_komi(text), Some(half), "{text}");
-        }
-        for bad in [
-            "", "-", ".5", "2.", "2.25", "5.5", "-6", "x", "1e1", "2,5", "1000000",
-        ] {
-            assert_eq!(parse_komi(bad), None, "{bad}");
-        }
     }
 
     #[test]

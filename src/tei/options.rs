@@ -4,11 +4,12 @@
 //! declaration without all three). Names are matched case-insensitively; a value that is not an
 //! integer or is out of range is refused and the old value stays.
 
+use crate::board::Komi;
 use crate::engine::Options;
 use std::ops::RangeInclusive;
 
-/// The half-komis Cairn accepts (komi -5 to +5 in half flats).
-pub const HALF_KOMI_RANGE: RangeInclusive<i8> = -10..=10;
+/// The half-komis Cairn accepts: those of a [`Komi`].
+pub const HALF_KOMI_RANGE: RangeInclusive<i8> = Komi::MIN.halves()..=Komi::MAX.halves();
 
 pub use crate::board::SIZES;
 

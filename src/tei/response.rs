@@ -232,8 +232,8 @@ pub(crate) mod tests {
 
     #[test]
     fn proven_scores() {
-        let win = info(Score::win_in(1, WinKind::Road));
-        let loss = info(Score::loss_in(4, WinKind::Flats));
+        let win = info(Score::win_in(1, WinKind::Outright));
+        let loss = info(Score::loss_in(4, WinKind::Count));
         let v1 = InfoStyle {
             v1: true,
             multipv: false,

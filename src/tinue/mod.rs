@@ -38,7 +38,7 @@ pub mod brute;
 mod prover;
 mod table;
 
-use crate::board::{Move, Position};
+use crate::board::{Komi, Move, Position, HALF_KOMI_TEXT};
 use crate::notation::tps;
 use crate::search::Limits;
 use std::sync::atomic::AtomicBool;
@@ -203,7 +203,9 @@ pub fn solve_tps(
     let size = parsed.size;
     crate::with_size!(size, |N| {
         let mut pos = tps::parse::<N>(text).map_err(|e| format!("bad TPS `{text}`: {e}"))?;
-        pos.set_half_komi(half_komi);
+        let komi = Komi::from_halves(half_komi as i64)
+            .map_err(|_| format!("half komi {half_komi}: {HALF_KOMI_TEXT}"))?;
+        pos.set_komi(komi);
         let result = solve(&pos, limits, stop);
         let outcome = match &result.outcome {
             TinueOutcome::Proven { plies, pv } => ReportOutcome::Proven {

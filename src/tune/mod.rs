@@ -5,9 +5,12 @@
 //! - `--import` turns the games of PTN files into data lines ([`import`]);
 //! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
 //!   each round, and with `--write` overwrites that size's params file
-//!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header.
+//!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header;
+//! - `--nnue` trains a network evaluation ([`network`], for [`crate::eval::nnue`]) on the same
+//!   data.
 
 pub mod import;
+pub mod network;
 pub mod selfplay;
 pub mod texel;
 
@@ -179,7 +182,7 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let teacher = args.teacher.as_ref().map(|name| import::Teacher {
         name: name.clone(),
         units: args.teacher_units,
-        k: args.k.unwrap_or(texel::SHIPPED_K),
+        k: args.k.unwrap_or(crate::eval::SHIPPED_K),
     });
     let mut stats = import::ImportStats::default();
     for (p, text) in args.import.iter().zip(&texts) {
@@ -221,7 +224,7 @@ fn check_split(args: &TuneArgs) -> Result<(), String> {
 
 /// `--nnue`: a network trained on the data files, written to its file.
 fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
-    use crate::nnue::train::{Model, NetData, TrainConfig};
+    use network::{Model, NetData, TrainConfig};
     if args.data.is_empty() {
         return Err("give --data FILE to train the network on".to_string());
     }
@@ -238,7 +241,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
             nnue.decay
         ));
     }
-    let k = args.k.unwrap_or(texel::SHIPPED_K);
+    let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
     if !(k > 0.0 && k.is_finite()) {
         return Err(format!("--k {k}: must be positive"));
     }
@@ -268,7 +271,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     }
     train.blend(args.lambda, k);
     valid.blend(args.lambda, k);
-    let mut model = Model::new(crate::nnue::Layout::of(N), args.seed, nnue.residual);
+    let mut model = Model::new(crate::eval::nnue::Layout::of(N), args.seed, nnue.residual);
     let config = TrainConfig {
         epochs: nnue.epochs,
         batch: nnue.batch,

@@ -14,7 +14,7 @@
 //! ([`Shard`]): shard `i` of `n` plays a contiguous range of the numbers, and the data lines of
 //! shards `1/n .. n/n` concatenated in order are exactly the data lines of the whole run.
 
-use crate::board::{Game, GameResult, Position};
+use crate::board::{GameResult, Position, TakGame};
 use crate::notation::tps;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
@@ -264,7 +264,7 @@ fn play<const N: usize>(
     tt.clear();
     let mut start = Position::<N>::start();
     start.set_half_komi(settings.half_komi);
-    let mut game = Game::new(start);
+    let mut game = TakGame::new(start);
     let mut kept = Vec::new();
     let limits = Limits {
         nodes: Some(settings.nodes),
@@ -287,7 +287,7 @@ fn play<const N: usize>(
             stop.store(false, Relaxed);
             let found = search::search(
                 game.position(),
-                game.history(),
+                game.hashes(),
                 &limits,
                 &config,
                 tt,

@@ -10,7 +10,7 @@
 //! summed over the positions in parallel (rayon).
 
 use super::selfplay::Summary;
-use crate::board::{Color, Position};
+use crate::board::{Color, Komi, Position, HALF_KOMI_TEXT};
 use crate::eval::features;
 use crate::eval::params::{Weights, NF};
 use crate::notation::tps;
@@ -152,9 +152,11 @@ pub fn parse_record<const N: usize>(line: &str) -> Result<(Position<N>, f32, f32
             ))
         }
     };
-    let half_komi: i8 = komi
-        .parse()
-        .map_err(|_| format!("half komi `{komi}`: not a number from -128 to 127"))?;
+    let half_komi = komi
+        .parse::<i64>()
+        .ok()
+        .and_then(|halves| Komi::from_halves(halves).ok())
+        .ok_or_else(|| format!("half komi `{komi}`: {}", HALF_KOMI_TEXT))?;
     let score = match score {
         None => f32::NAN,
         Some(s) => match s.parse::<i32>() {
@@ -167,7 +169,7 @@ pub fn parse_record<const N: usize>(line: &str) -> Result<(Position<N>, f32, f32
             }
         },
     };
-    pos.set_half_komi(half_komi);
+    pos.set_komi(half_komi);
     let result = match pos.side_to_move() {
         Color::White => white,
         Color::Black => 1.0 - white,
@@ -231,11 +233,6 @@ pub fn parse_data<const N: usize>(text: &str) -> Result<Dataset, String> {
     }
     Ok(data)
 }
-
-/// The logistic scale the shipped weights were fitted with (`--k`): an evaluation of `e`
-/// centiflats means an expected score of `sigmoid(SHIPPED_K · e)`. The search's margins are set
-/// for this scale.
-pub const SHIPPED_K: f64 = 0.0026;
 
 /// The logistic function.
 pub fn sigmoid(x: f64) -> f64 {

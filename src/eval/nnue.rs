@@ -15,7 +15,7 @@
 //! perspectives concatenated with the side to move's first, one linear output `y`. The output is
 //! a logit: `sigmoid(y)` is the expected score of the side to move, and the evaluation in
 //! centiflats is `y / K` with the logistic scale the linear evaluation uses
-//! ([`crate::tune::texel::SHIPPED_K`]), so the search's margins keep their meaning.
+//! ([`super::SHIPPED_K`]), so the search's margins keep their meaning.
 //!
 //! **Quantisation**: the first layer is stored as `i16` scaled by [`QA`], so an accumulator
 //! holds `x · QA` and the clamp is to `0..=QA`; the output layer stays `f32` (two dot products of
@@ -43,12 +43,10 @@
 //! the habits of those games. The next data must come from stronger play (a teacher such as
 //! Tiltak's evaluations, or deeper searches).
 //!
-//! Networks are trained by [`train`] (`cairn tune --nnue`) and read from a small binary file
+//! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small binary file
 //! ([`Network::from_bytes`]). None is built into the binary yet: a network replaces the linear
 //! evaluation only where it wins an SPRT against it, and until then the environment variable
 //! [`ENV`] (`CAIRN_NNUE=s6.nnue cairn ...`) loads one for such tests ([`net`]).
-
-pub mod train;
 
 use crate::board::{Color, Position, Square};
 use crate::score::Score;
@@ -66,7 +64,7 @@ pub const HIDDEN: usize = 128;
 /// Quantisation of the first layer: 1.0 is stored as `QA`.
 pub const QA: i32 = 255;
 /// The logistic scale: a logit `y` is `y / K` centiflats.
-const K: f32 = crate::tune::texel::SHIPPED_K as f32;
+const K: f32 = super::SHIPPED_K as f32;
 /// What a network file starts with.
 const MAGIC: &[u8; 8] = b"CAIRNNUE";
 /// The file format's version.
@@ -445,7 +443,7 @@ impl Network {
     #[inline]
     fn base<const N: usize>(&self, pos: &Position<N>) -> f32 {
         if self.residual {
-            let linear = crate::eval::evaluate_with(pos, crate::eval::params::WEIGHTS[N]);
+            let linear = super::evaluate_with(pos, super::params::WEIGHTS[N]);
             linear.0 as f32 * K
         } else {
             0.0

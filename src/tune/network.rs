@@ -14,10 +14,11 @@
 //! (the initial weights and the order of the samples come from it; the parallel sums are
 //! reduced in a fixed order).
 
-use super::{active, Active, Layout, Network, HIDDEN};
+use super::texel::{blended_target, parse_record, sigmoid};
 use crate::board::Position;
+use crate::eval::nnue::{active, Active, Layout, Network, HIDDEN};
+use crate::eval::SHIPPED_K;
 use crate::rng::Rng;
-use crate::tune::texel::{blended_target, parse_record, sigmoid, SHIPPED_K};
 use rayon::prelude::*;
 
 /// First-layer weights and biases stay within this (as `i16` times `QA`, a sum of a hundred of
