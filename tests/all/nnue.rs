@@ -1,13 +1,11 @@
 //! The network evaluation (src/nnue): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
-mod common;
-
+use crate::common::{random_board, random_positions, Rng};
 use cairn::board::{Color, Position};
 use cairn::nnue::train::{Model, NetData, TrainConfig};
 use cairn::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::tune::texel::SHIPPED_K;
-use common::{random_board, random_positions, Rng};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
 fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {
