@@ -11,10 +11,10 @@ set -eu
 
 rounds=${1:-3}
 per_core=${2:-2}
-tests="--test tei_protocol --test analyze --test ws --test playtak --test tinue --test tablut"
+# The modules of the one integration-test binary (tests/all) that check timings.
+filters="tei_protocol:: analyze:: ws:: playtak:: tinue:: tablut::"
 
-# shellcheck disable=SC2086
-cargo test --release --no-run $tests >&2
+cargo test --release --no-run --test all >&2
 
 loads=$(( $(nproc) * per_core ))
 pids=""
@@ -30,7 +30,7 @@ failed=0
 for round in $(seq "$rounds"); do
   started=$(date +%s)
   # shellcheck disable=SC2086
-  if out=$(cargo test --release $tests 2>&1); then verdict=passed; else verdict=FAILED; failed=$((failed + 1)); fi
+  if out=$(cargo test --release --test all -- $filters 2>&1); then verdict=passed; else verdict=FAILED; failed=$((failed + 1)); fi
   passed=$(echo "$out" | grep -o '[0-9]* passed' | awk '{s += $1} END {print s + 0}')
   echo "round $round: $verdict, $passed tests passed, $(( $(date +%s) - started )) s"
   [ "$verdict" = passed ] || echo "$out" | grep -E 'panicked|FAILED|failed' >&2 || true

@@ -314,6 +314,7 @@ mod tests {
                     inc_ms: 100,
                 },
                 max_plies: 300,
+                nodes: None,
             },
             games: 2,
             book: None,

@@ -106,9 +106,9 @@ enum Command {
 
 #[derive(Args)]
 struct PerftArgs {
-    /// Board size (3-8), used when no --tps is given.
-    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
-    size: u8,
+    /// Board size (3-8) of the empty board [default: 6]; with --tps it must match the TPS.
+    #[arg(long, value_parser = cairn::board::parse_size)]
+    size: Option<u8>,
     /// Start from this TPS instead of the empty board.
     #[arg(long)]
     tps: Option<String>,
@@ -260,15 +260,15 @@ fn perft(args: &PerftArgs) -> Result<(), String> {
     let size = match &args.tps {
         Some(text) => {
             let tps: Tps = text.parse().map_err(|e| format!("--tps \"{text}\": {e}"))?;
-            if args.size != 6 && tps.size != args.size as usize {
+            if let Some(size) = args.size.filter(|&s| s as usize != tps.size) {
                 return Err(format!(
-                    "--size {} does not match the {}x{} --tps",
-                    args.size, tps.size, tps.size
+                    "--size {size} does not match the {}x{} --tps",
+                    tps.size, tps.size
                 ));
             }
             tps.size
         }
-        None => args.size as usize,
+        None => args.size.unwrap_or(6) as usize,
     };
     cairn::with_size!(size, |N| perft_sized::<N>(args), else Err(format!("unsupported size {size}")))
 }

@@ -16,7 +16,9 @@ pub enum TablutCommand {
         cairn tablut analyze --moves \"e2-c2 e3-b3\" --depth 8\n  \
         cairn tablut analyze --position \"3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/4B4/3BBB3 b\"")]
     Analyze(AnalyzeArgs),
-    /// Count the leaves of the legal move tree, depth by depth (a won game has none below it).
+    /// Count the leaves of the legal move tree, depth by depth (a won game has none below it:
+    /// an escape, a capture of the king, no legal move, or a move that repeats a position of the
+    /// line or of --moves).
     #[command(
         after_help = "Prints `perft <depth> <leaves> <ms> ms <nps> nps` per depth.\n\n\
         Example:\n  cairn tablut perft --depth 4\n  cairn tablut perft --moves \"e2-c2\" --depth 3"
@@ -225,7 +227,7 @@ pub fn run(command: &TablutCommand) -> Result<(), String> {
         }
         TablutCommand::Perft(args) => {
             let game = args.start.game()?;
-            tools::perft(game.position(), args.depth, &mut stdout.lock()).map_err(io)
+            tools::perft(&game, args.depth, &mut stdout.lock()).map_err(io)
         }
         TablutCommand::Play(args) => {
             let game = args.start.game()?;

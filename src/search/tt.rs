@@ -124,7 +124,7 @@ fn bound_of(data: u64) -> Option<Bound> {
 pub fn return_large_allocations() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     {
-        extern "C" {
+        unsafe extern "C" {
             fn mallopt(param: i32, value: i32) -> i32;
         }
         /// glibc's `M_MMAP_THRESHOLD`.

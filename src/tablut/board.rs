@@ -6,8 +6,8 @@
 //! (the king alone may end there), custodial captures against enemy pieces (the king included:
 //! he is armed) and the hostile throne, the four-side capture of the king on or beside the
 //! throne, and the king's escape to any edge square. Repetitions need the game's history and
-//! live in [`super::game`]; a side without a legal move has lost, which the search and
-//! [`super::game`] read off an empty move list.
+//! live in [`super::game`], and so does perft, which counts them; a side without a legal move
+//! has lost, which the search and [`super::game`] read off an empty move list.
 
 use std::fmt;
 
@@ -713,25 +713,6 @@ impl Position {
         pos.winner = self.winner;
         pos
     }
-
-    /// Counts the leaves of the move tree `depth` plies deep; a won game has none below it.
-    pub fn perft(&mut self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        let mut moves = Vec::with_capacity(128);
-        self.generate(&mut moves);
-        if depth == 1 {
-            return moves.len() as u64;
-        }
-        let mut total = 0;
-        for mv in moves {
-            let undo = self.make(mv);
-            total += self.perft(depth - 1);
-            self.unmake(mv, undo);
-        }
-        total
-    }
 }
 
 /// Square `sq` under board symmetry `s` (0..8).
@@ -747,13 +728,15 @@ pub fn transform_square(sq: u8, s: u8) -> u8 {
 }
 
 impl fmt::Display for Position {
-    /// The board as a diagram, rank 9 on top, with the side to move.
+    /// The board as a diagram, rank 9 on top, with the side to move. A captured king (Black
+    /// has won) is off the board: his square is drawn empty.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let captured = self.winner == Some(Side::Black);
         for rank in (0..9u8).rev() {
             write!(f, "{} ", rank + 1)?;
             for file in 0..9u8 {
                 let sq = rank * 9 + file;
-                let c = if sq == self.king {
+                let c = if sq == self.king && !captured {
                     'K'
                 } else if self.black & bit(sq) != 0 {
                     'B'

@@ -1,9 +1,10 @@
-//! A Tablut game: a position with the history that led to it, and how the game stands,
-//! repetitions included.
+//! A Tablut game: a position with the history that led to it, how the game stands, repetitions
+//! included, and the count of its move tree (perft), which needs them.
 
 use super::board::{Move, Position, Side};
 use super::notation::{self, NotationError};
 use crate::repetition::PositionHashes;
+use smallvec::SmallVec;
 use std::fmt;
 
 /// How a finished game was won.
@@ -109,6 +110,19 @@ impl TablutGame {
         Ok(())
     }
 
+    /// Counts the leaves of the move tree `depth` plies deep (perft) by the rules of the game: a
+    /// won game has nothing below it, whether the king escaped or was captured, the side to
+    /// move has no legal move, or the last move brought back an earlier position, of the game
+    /// before this one or of the line in the tree. The move that wins is a leaf of its depth.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if self.status() != Status::Ongoing {
+            return u64::from(depth == 0);
+        }
+        let mut position = self.position.clone();
+        let mut history = self.hashes.with_room(depth as usize);
+        perft_below(&mut position, &mut history, depth)
+    }
+
     /// Plays moves in coordinates, separated by spaces; an error names the move (1-based) that
     /// failed.
     pub fn play_line(&mut self, moves: &str) -> Result<(), String> {
@@ -118,4 +132,30 @@ impl TablutGame {
         }
         Ok(())
     }
+}
+
+/// [`TablutGame::perft`] below a position that goes on, with `history` ending at it.
+fn perft_below(position: &mut Position, history: &mut PositionHashes, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut moves: SmallVec<[Move; 128]> = SmallVec::new();
+    position.generate(&mut moves);
+    if depth == 1 {
+        // Every legal move is a leaf, a winning one too.
+        return moves.len() as u64;
+    }
+    let mut total = 0;
+    for mv in moves {
+        let undo = position.make(mv);
+        history.push(position.hash(), undo.is_irreversible());
+        // An escape or a capture of the king leaves no move to generate; a repetition has to
+        // be cut here.
+        if !history.is_repetition() {
+            total += perft_below(position, history, depth - 1);
+        }
+        history.pop();
+        position.unmake(mv, undo);
+    }
+    total
 }

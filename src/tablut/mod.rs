@@ -8,17 +8,17 @@
 //! are no draws.
 //!
 //! - [`board`]: the position (bitboards of 81 squares), move generation, make and unmake with
-//!   captures, perft and the board's symmetries;
+//!   captures, and the board's symmetries;
 //! - [`notation`]: squares, moves (`e3-e1`) and the one-line position, with typed errors;
 //! - [`eval`]: the evaluation; [`search`](mod@search): Tablut's side of the search's
 //!   [`SearchGame`](crate::search::SearchGame) seam, where a second game plugs in;
-//! - [`game`]: a game with its history, for repetitions and results;
+//! - [`game`]: a game with its history, for repetitions, results and perft;
 //! - [`tools`]: what `cairn tablut analyze | perft | play | selfplay` do.
 //!
 //! ```
-//! use cairn::tablut::{notation, Position};
+//! use cairn::tablut::{notation, Position, TablutGame};
 //! let mut pos = Position::start();
-//! assert_eq!(pos.perft(1), 80);
+//! assert_eq!(TablutGame::new(pos.clone()).perft(1), 80);
 //! let mv = notation::parse_move(&pos, "e2-c2").unwrap();
 //! pos.make(mv);
 //! assert_eq!(notation::write_position(&pos), "3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/2B6/3BBB3 w");

@@ -126,12 +126,12 @@ pub fn analyze(game: &TablutGame, effort: &Effort, out: &mut dyn Write) -> io::R
     }
 }
 
-/// `cairn tablut perft`: one line per depth, `perft <depth> <leaves> <ms> ms <nps> nps`.
-pub fn perft(position: &Position, depth: u32, out: &mut dyn Write) -> io::Result<()> {
-    let mut pos = position.clone();
+/// `cairn tablut perft`: one line per depth, `perft <depth> <leaves> <ms> ms <nps> nps`, counted
+/// by [`Game::perft`] (a repetition of the game's earlier positions ends a line too).
+pub fn perft(game: &TablutGame, depth: u32, out: &mut dyn Write) -> io::Result<()> {
     for d in 1..=depth {
         let started = Instant::now();
-        let leaves = pos.perft(d);
+        let leaves = game.perft(d);
         let elapsed = started.elapsed();
         writeln!(
             out,

@@ -2,13 +2,13 @@
 //! tuner's features dotted with the weights), colour- and board-symmetric, and its features have
 //! the values worked out by hand on small positions.
 
-mod common;
+use crate::common;
 
+use crate::common::Rng;
 use cairn::board::Position;
 use cairn::eval::params::{Weights, NAMES, NF, WEIGHTS};
 use cairn::eval::{evaluate, evaluate_with, feature, features};
 use cairn::notation::tps;
-use common::Rng;
 
 /// Random playout positions and random boards of size `N`.
 fn sample<const N: usize>(seed: u64) -> Vec<Position<N>> {

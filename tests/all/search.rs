@@ -1,11 +1,9 @@
 //! Search behaviour through the library: immediate wins are played, proven scores are right.
 
-mod common;
-
+use crate::common::random_positions;
 use cairn::board::{GameResult, Position};
 use cairn::score::WinKind;
 use cairn::search::{search_to_depth, TranspositionTable};
-use common::random_positions;
 
 fn best<const N: usize>(
     pos: &Position<N>,

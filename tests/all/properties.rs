@@ -4,12 +4,12 @@
 //! - road-in-one detection agrees with trying every move;
 //! - perft, road-in-one and results are unchanged by the 8 board symmetries and colour swap.
 
-mod common;
+use crate::common;
 
+use crate::common::{perft_rows, random_positions, Rng};
 use cairn::board::{Color, GameResult, Move, Position};
 use cairn::movegen::perft;
 use cairn::notation::tps;
-use common::{perft_rows, random_positions, Rng};
 
 fn for_all_sizes(f: &dyn Fn(usize)) {
     for size in 3..=8 {

@@ -1,13 +1,11 @@
 //! The network evaluation (src/eval/nnue.rs, trained by src/tune/network.rs): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
-mod common;
-
+use crate::common::{random_board, random_positions, Rng};
 use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
 use cairn::tune::network::{Model, NetData, TrainConfig};
-use common::{random_board, random_positions, Rng};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
 fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {

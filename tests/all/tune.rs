@@ -1,11 +1,9 @@
 //! `cairn tune`: the logistic fit on synthetic data, self-play data files, and bad input.
 
-mod common;
-
+use crate::common::Rng;
 use cairn::notation::tps;
 use cairn::tune::selfplay::{self, Settings, Summary};
 use cairn::tune::texel::{self, Dataset, Trainer, INPUTS};
-use common::Rng;
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())

@@ -11,7 +11,7 @@
 //! (`--allow-origin`), `--max-connections`, the table budget (`--hash-budget`) and
 //! `--idle-timeout`.
 
-mod common;
+use crate::common;
 
 use cairn::notation::{parse_move, tps};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -980,7 +980,7 @@ fn stress_short() {
     stress(4, 3);
 }
 
-/// The stress run of issue 13: `cargo test --release --test ws stress_long -- --ignored
+/// The stress run of issue 13: `cargo test --release --test all ws::stress_long -- --ignored
 /// --nocapture` (`CAIRN_WS_STRESS_SECS`, default 300 seconds, 4 connections).
 #[test]
 #[ignore]

@@ -4,12 +4,10 @@
 //! Counts up to `QUICK_LIMIT` leaves run by default; deeper ones are `#[ignore]`d and run with
 //! `cargo test --release -- --ignored` (they take minutes on two cores).
 
-mod common;
-
+use crate::common::{perft_rows, PerftRow};
 use cairn::board::Position;
 use cairn::movegen::{perft, perft_parallel};
 use cairn::notation::tps;
-use common::{perft_rows, PerftRow};
 
 /// Largest expected count checked by the default test run.
 const QUICK_LIMIT: u64 = 300_000_000;

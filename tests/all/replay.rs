@@ -566,6 +566,20 @@ fn cli_perft() {
     assert!(err.contains("garbage") && err.contains("3 fields"), "{err}");
     assert!(out.stdout.is_empty());
 
+    // A --size that disagrees with the TPS is refused, 6 (the size of the empty board when
+    // none is given) as much as any other; one that agrees is accepted.
+    let five = "x5/x5/x5/x5/x5 1 1";
+    for size in ["6", "4"] {
+        let out = cairn(&["perft", "--size", size, "--tps", five, "--depth", "1"]);
+        assert_eq!(out.status.code(), Some(1), "--size {size}");
+        assert!(out.stdout.is_empty());
+        let err = text(&out.stderr);
+        let expected = format!("--size {size} does not match the 5x5 --tps");
+        assert!(err.contains(&expected), "{err}");
+    }
+    let agreed = perft_counts(&["--size", "5", "--tps", five, "--depth", "1"]);
+    assert_eq!(agreed, vec!["25"]);
+
     let out = cairn(&["perft", "--size", "5", "--moves", "a1 a1", "--depth", "1"]);
     assert!(!out.status.success());
     let err = text(&out.stderr);

@@ -9,7 +9,7 @@
 //! tactics (road in one by placement and by spread, blocking a single road threat), checked
 //! against the library's rules.
 
-mod common;
+use crate::common;
 
 use cairn::board::{GameResult, Position};
 use cairn::notation::{parse_move, tps};

@@ -183,6 +183,8 @@ mod naive {
             b
         }
 
+        /// Perft by the board alone: a game that is over has nothing below it, and so does a
+        /// side with no move; repetitions are not looked at.
         pub fn perft(&self, depth: u32) -> u64 {
             if depth == 0 {
                 return 1;
@@ -191,6 +193,29 @@ mod naive {
                 .into_iter()
                 .map(|(from, to)| self.play(from, to).perft(depth - 1))
                 .sum()
+        }
+
+        /// Perft by the whole seed text, with the boards of the game before this one in
+        /// `earlier` (oldest first): a board that repeats an earlier one with the same side to
+        /// move ends the game, as the end of [`Board::perft`]'s lines does.
+        pub fn perft_in_game(&self, earlier: &mut Vec<Board>, depth: u32) -> u64 {
+            if depth == 0 {
+                return 1;
+            }
+            let repeated = earlier
+                .iter()
+                .any(|b| b.cells == self.cells && b.black_to_move == self.black_to_move);
+            if repeated {
+                return 0;
+            }
+            earlier.push(self.clone());
+            let total = self
+                .moves()
+                .into_iter()
+                .map(|(from, to)| self.play(from, to).perft_in_game(earlier, depth - 1))
+                .sum();
+            earlier.pop();
+            total
         }
     }
 }
@@ -338,16 +363,106 @@ fn every_move_matches_the_brute_force_rules() {
 
 #[test]
 fn perft_matches_the_brute_force_count() {
+    // Three plies bring back no position, so the count by the board alone is the whole count.
     let start = naive::Board::parse(&write_position(&Position::start()));
-    let mut pos = Position::start();
+    let game = TablutGame::new(Position::start());
     for depth in 1..=3 {
-        assert_eq!(pos.perft(depth), start.perft(depth), "start, depth {depth}");
+        assert_eq!(
+            game.perft(depth),
+            start.perft(depth),
+            "start, depth {depth}"
+        );
     }
     let mut positions = random_games(3, 6, 40);
     positions.extend(random_boards(4, 40));
-    for mut p in positions.into_iter().step_by(3) {
+    for p in positions.into_iter().step_by(3) {
         let naive = naive::Board::parse(&write_position(&p));
-        assert_eq!(p.perft(2), naive.perft(2), "{p:?}");
+        assert_eq!(TablutGame::new(p.clone()).perft(2), naive.perft(2), "{p:?}");
+    }
+}
+
+/// A sparse position to count by hand: a Muscovite on b2, a guard on h8 and the king on the
+/// throne, Black to move. No piece stands on another's lines, no move made below can capture
+/// (a capture needs a piece of the capturing side, or the empty throne, already beside the
+/// victim), and each piece moves like a rook over an empty board: 8 squares along its rank and
+/// 8 along its file, 16 moves; the king's 16 include his 4 escapes (e9, e1, a5 and i5).
+const SPARSE: &str = "9/7W1/9/9/4K4/9/9/1B7/9 b";
+
+#[test]
+fn perft_by_hand_ends_a_line_at_a_repetition() {
+    let sparse = TablutGame::new(parse_position(SPARSE).unwrap());
+    // Depth 1: the Muscovite's 16 moves. Depth 2: after each of them White has 16 + 16 = 32,
+    // less what the Muscovite now hides: on h2 it stops the guard short of h2 and h1, on b8 short
+    // of b8 and a8; on e2 it stops the king short of e2 and e1, on b5 short of b5 and a5.
+    // 16 * 32 - 4 * 2 = 504.
+    assert_eq!(sparse.perft(1), 16);
+    assert_eq!(sparse.perft(2), 504);
+
+    // Against the moves before: after b2-b3 h8-h7 b3-b2, White's h7-h8 brings back the
+    // position the game started from, with Black to move, and loses. Depth 1: White's 32 moves
+    // (the guard's 16 from h7, the king's 16), the repetition among them. Depth 2: the 4
+    // escapes and the repetition end their lines; after each of the other 27 Black has its 16,
+    // less what the White piece now hides on its lines: the guard on b7 (b7 to b9, 3) or h2 (h2
+    // and i2, 2), the king on e2 (e2 to i2, 5) or b5 (b5 to b9, 5). 27 * 16 - 15 = 417, where
+    // the board alone (the repetition going on with Black's 16) gives 433.
+    let mut game = sparse.clone();
+    game.play_line("b2-b3 h8-h7 b3-b2").unwrap();
+    assert_eq!(game.perft(1), 32);
+    assert_eq!(game.perft(2), 417);
+    let naive = naive::Board::parse(&write_position(game.position()));
+    assert_eq!(naive.perft(2), 433);
+    // The repeating move itself ends the game: nothing is below it.
+    game.play_line("h7-h8").unwrap();
+    assert_eq!(game.status(), Status::Won(Side::Black, Ending::Repetition));
+    assert_eq!((game.perft(1), game.perft(2)), (0, 0));
+
+    // Inside the tree: a line of four plies that brings back the root (Black y, White v, Black
+    // back from y to b2, White back from v) leaves nothing below it at depth 5, where the board
+    // alone counts the root's 16 moves. Such lines, by the Muscovite's square y:
+    // - White's moves that do not end the game: 28 (the guard's 16, the king's 12), less what
+    //   y hides (h2 or b8: two of the guard's; e2 or b5: one of the king's besides an escape);
+    // - less the ones that block the Muscovite's way back, landing between y and b2: the king
+    //   on e2 when y is f2, g2, h2 or i2, and on b5 when y is b6 to b9; the guard on h2 when y
+    //   is i2, and on b8 when y is b9.
+    // On rank 2, a2 c2 d2: 28 each; e2: 27; f2 g2: 27 each; h2: 26 - 1; i2: 28 - 2; 216 in all.
+    // On file b, by symmetry of the counts: b1 b3 b4: 28; b5: 27; b6 b7: 27; b8: 25; b9: 26;
+    // 216. So 432 lines, and the count at depth 5 is 432 * 16 = 6912 below the board's.
+    let whole = sparse.perft(5);
+    let start = naive::Board::parse(SPARSE);
+    assert_eq!(start.perft(5) - whole, 6912);
+    // At every depth the count is the one of the independent implementation, repetitions
+    // included; below depth 5 no line is long enough to repeat.
+    assert_eq!(whole, start.perft_in_game(&mut Vec::new(), 5));
+    for depth in 1..5 {
+        let expected = start.perft(depth);
+        assert_eq!(sparse.perft(depth), expected, "depth {depth}");
+        assert_eq!(start.perft_in_game(&mut Vec::new(), depth), expected);
+    }
+    // And with moves before, on random games (where captures cut the history short).
+    let mut rng = Rng::new(12);
+    for _ in 0..20 {
+        let mut game = TablutGame::new(Position::start());
+        let mut earlier = Vec::new();
+        for _ in 0..rng.below(30) {
+            let moves = game.position().legal_moves();
+            if moves.is_empty() || game.status() != Status::Ongoing {
+                break;
+            }
+            earlier.push(naive::Board::parse(&write_position(game.position())));
+            game.play(moves[rng.below(moves.len())]).unwrap();
+        }
+        if game.status() != Status::Ongoing {
+            continue;
+        }
+        let here = naive::Board::parse(&write_position(game.position()));
+        for depth in 1..=2 {
+            assert_eq!(
+                game.perft(depth),
+                here.perft_in_game(&mut earlier.clone(), depth),
+                "{:?} depth {depth}",
+                game.position()
+            );
+        }
     }
 }
 
@@ -356,11 +471,15 @@ fn symmetries_keep_moves_evaluation_and_threats() {
     let mut positions = random_games(8, 4, 60);
     positions.extend(random_boards(9, 60));
     for p in positions {
-        let moves = p.clone().perft(2);
+        let moves = TablutGame::new(p.clone()).perft(2);
         let score = eval::evaluate(&p);
         for s in 0..8 {
-            let mut t = p.transformed(s);
-            assert_eq!(t.perft(2), moves, "symmetry {s} of {p:?}");
+            let t = p.transformed(s);
+            assert_eq!(
+                TablutGame::new(t.clone()).perft(2),
+                moves,
+                "symmetry {s} of {p:?}"
+            );
             assert_eq!(eval::evaluate(&t), score, "symmetry {s} of {p:?}");
             assert_eq!(t.king_escape().is_some(), p.king_escape().is_some());
             assert_eq!(t.king_capture().is_some(), p.king_capture().is_some());
@@ -553,15 +672,20 @@ fn the_search_takes_a_win_in_one_and_sees_a_loss_coming() {
     );
 }
 
-#[test]
-fn a_terminal_game_can_be_played_from_typed_moves() {
-    let effort = Effort {
-        depth: Some(2),
+/// The engine at a fixed shallow depth, one thread, a small table.
+fn quick(depth: u32) -> Effort {
+    Effort {
+        depth: Some(depth),
         movetime_ms: 100,
         threads: 1,
         hash_mb: 1,
         weights: &cairn::tablut::eval::WEIGHTS,
-    };
+    }
+}
+
+#[test]
+fn a_terminal_game_can_be_played_from_typed_moves() {
+    let effort = quick(2);
     let input = "help\nz9-z1\ne5-e4\nc5-c3\nquit\n";
     let mut out = Vec::new();
     let status = tools::play(
@@ -587,14 +711,35 @@ fn a_terminal_game_can_be_played_from_typed_moves() {
 }
 
 #[test]
+fn a_captured_king_leaves_the_final_board() {
+    // You play Black and close the king in between b3 and d3, away from the throne.
+    let effort = quick(1);
+    let start = parse_position("9/9/9/9/9/3B5/1BK6/9/9 b").unwrap();
+    let mut out = Vec::new();
+    let status = tools::play(
+        TablutGame::new(start),
+        Side::Black,
+        &effort,
+        &mut "d4-d3\n".as_bytes(),
+        &mut out,
+    )
+    .unwrap();
+    assert_eq!(status, Status::Won(Side::Black, Ending::Capture));
+    let text = String::from_utf8(out).unwrap();
+    let (first, last) = text.split_once("your move> ").unwrap();
+    assert!(first.contains("3  . B K . . . . . ."), "{text}");
+    assert!(
+        !last.contains('K'),
+        "the king is drawn after his capture:\n{last}"
+    );
+    assert!(last.contains("3  . B . B . . . . ."), "{last}");
+    assert!(last.contains("Black (Muscovites) has won"), "{last}");
+    assert!(last.contains("the king was captured"), "{last}");
+}
+
+#[test]
 fn a_game_against_itself_ends_by_the_rules() {
-    let effort = Effort {
-        depth: Some(2),
-        movetime_ms: 100,
-        threads: 1,
-        hash_mb: 1,
-        weights: &cairn::tablut::eval::WEIGHTS,
-    };
+    let effort = quick(2);
     let mut games = Vec::new();
     let score = tools::self_play(&effort, &effort, 1, 4, 300, 7, &mut games).unwrap();
     assert_eq!(score.games, 2);
@@ -627,14 +772,40 @@ fn the_command_line_counts_analyses_and_explains_bad_input() {
     let out = cairn(&["tablut", "perft", "--moves", "e2-c2", "--depth", "3"]);
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
-    let mut pos = Position::start();
-    pos.make(mv(&pos, "e2-c2"));
+    let mut game = TablutGame::new(Position::start());
+    game.play_line("e2-c2").unwrap();
     for (line, depth) in text.lines().zip(1..) {
         let fields: Vec<&str> = line.split_whitespace().collect();
         assert_eq!(fields[..2], ["perft", &depth.to_string()], "{line}");
-        assert_eq!(fields[2], pos.perft(depth).to_string(), "{line}");
+        assert_eq!(fields[2], game.perft(depth).to_string(), "{line}");
     }
     assert_eq!(text.lines().count(), 3);
+
+    // Repetitions against --moves (counted by hand in perft_by_hand_ends_a_line_at_a_repetition).
+    let line = "b2-b3 h8-h7 b3-b2";
+    for (moves, counts) in [
+        (line, ["32", "417"]),
+        (&format!("{line} h7-h8"), ["0", "0"]),
+    ] {
+        let args = [
+            "tablut",
+            "perft",
+            "--position",
+            SPARSE,
+            "--moves",
+            moves,
+            "--depth",
+            "2",
+        ];
+        let out = cairn(&args);
+        assert!(out.status.success(), "{moves}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        let leaves: Vec<&str> = text
+            .lines()
+            .map(|l| l.split_whitespace().nth(2).unwrap())
+            .collect();
+        assert_eq!(leaves, counts, "{moves}: {text}");
+    }
 
     let out = cairn(&["tablut", "analyze", "--depth", "4", "--moves", "e2-c2"]);
     assert!(out.status.success());
