@@ -801,11 +801,15 @@ fn eval_graph<const N: usize>(
         .or_else(|| end.map(|r| r.ptn().to_string()))
         .unwrap_or_else(|| "*".to_string());
     let marks = |m: Mark| notes.iter().filter(|n| n.mark == Some(m)).count();
+    let counted = |m: Mark| {
+        let n = marks(m);
+        format!("{n} {}{}", m.name(), if n == 1 { "" } else { "s" })
+    };
     let title = format!(
-        "{}, {result}: White's winning chance ({} blunders, {} mistakes)",
+        "{}, {result}: White's winning chance ({}, {})",
         players(game),
-        marks(Mark::Blunder),
-        marks(Mark::Mistake)
+        counted(Mark::Blunder),
+        counted(Mark::Mistake)
     );
     let points = notes
         .iter()

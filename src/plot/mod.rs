@@ -161,7 +161,16 @@ fn draw_eval(
             .collect();
         if !words.is_empty() {
             let up = p.white < 90.0;
-            let anchor = Pos::new(HPos::Center, if up { VPos::Bottom } else { VPos::Top });
+            // Near either end of the axis the label runs inwards, so it is never cut off.
+            let across = (p.x - xs.start) / (xs.end - xs.start);
+            let h = if across < 0.1 {
+                HPos::Left
+            } else if across > 0.9 {
+                HPos::Right
+            } else {
+                HPos::Center
+            };
+            let anchor = Pos::new(h, if up { VPos::Bottom } else { VPos::Top });
             let text = Text::new(
                 words.join(" "),
                 (0, if up { -9 } else { 9 }),
