@@ -653,6 +653,10 @@ impl PlyNote {
     }
 }
 
+/// The search before each ply of a game and after its last one: (score for the side to move,
+/// depth, best move); `None` where the game is over.
+type PlySearch = Option<(Score, u32, Option<Move>)>;
+
 /// `--game FILE`: searches every position of the game once, then writes the annotated game.
 fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> Result<(), String> {
     let name = path.display();
@@ -661,15 +665,37 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     if let Some(komi) = args.komi {
         start.set_half_komi(half_komi_of(komi, "--komi")?);
     }
+    let searches = search_plies(args, &start, &done.moves)?;
+    let notes = ply_notes(
+        &start,
+        &done.moves,
+        &searches,
+        Thresholds::with_blunder(args.blunder),
+    );
+    if let Some(plot) = &args.plot {
+        let svg = eval_svg(&eval_graph(game, &start, &notes, done.result))?;
+        std::fs::write(plot, svg).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
+    }
+    if args.json {
+        print_json_notes(game, &notes);
+        return Ok(());
+    }
+    write_annotated(args, game, &notes)
+}
+
+/// Searches the position before every ply of a game and after its last one.
+fn search_plies<const N: usize>(
+    args: &AnalyzeArgs,
+    start: &Position<N>,
+    moves: &[Move],
+) -> Result<Vec<PlySearch>, String> {
     let tt = table(args)?;
     let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
     let config = config(args, 1);
-    let total = done.moves.len();
+    let total = moves.len();
     let started = Instant::now();
-    // The search before each ply, and after the last one: (score for the side to move, depth,
-    // best move). `None` where the game is over.
     let mut at = Game::new(start.clone());
-    let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
+    let mut searches = Vec::with_capacity(total + 1);
     for i in 0..=total {
         if at.position().result().is_none() {
             let s = run_search(&at, &limits, &config, &tt, &|_| {});
@@ -683,15 +709,23 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
         } else {
             searches.push(None);
         }
-        if i < total {
-            at.play(done.moves[i]);
+        if let Some(&mv) = moves.get(i) {
+            at.play(mv);
         }
     }
-    // Notes per ply, replaying once more for the results.
-    let thresholds = Thresholds::with_blunder(args.blunder);
+    Ok(searches)
+}
+
+/// The notes of every ply from the searches around it, replaying the game for its results.
+fn ply_notes<const N: usize>(
+    start: &Position<N>,
+    moves: &[Move],
+    searches: &[PlySearch],
+    thresholds: Thresholds,
+) -> Vec<PlyNote> {
     let mut pos = start.clone();
-    let mut notes = Vec::with_capacity(total);
-    for (i, &mv) in done.moves.iter().enumerate() {
+    let mut notes = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
         let mover = pos.side_to_move();
         let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
         pos.make(mv);
@@ -725,37 +759,38 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
             mark: thresholds.mark(drop),
         });
     }
-    if let Some(plot) = &args.plot {
-        let svg = eval_svg(&eval_graph(game, &start, &notes, pos.result()))?;
-        std::fs::write(plot, svg).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
+    notes
+}
+
+/// `--game --json`: one JSON object per ply.
+fn print_json_notes(game: &PtnGame, notes: &[PlyNote]) {
+    for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
+        let best = note.best.as_ref();
+        println!(
+            "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"win_pct\":{},\
+             \"win_pct_white\":{},\"best\":{},\"best_eval\":{},\"best_win_pct\":{},\
+             \"drop_pct\":{},\"flag\":{}}}",
+            i + 1,
+            json_str(&ply.mv.to_string()),
+            Score::json(note.played),
+            note.depth,
+            json_pct(note.chance()),
+            json_pct(note.white_chance()),
+            best.map_or("null".to_string(), |(m, _)| json_str(m)),
+            best.map_or("null".to_string(), |&(_, s)| Score::json(s)),
+            best.map_or("null".to_string(), |&(_, s)| json_pct(win_chance(s))),
+            json_pct(note.drop),
+            json_str(note.mark.map_or("", Mark::ptn))
+        );
     }
-    let flag = |note: &PlyNote| note.mark.map_or("", Mark::ptn);
-    if args.json {
-        for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
-            let best = note.best.as_ref();
-            println!(
-                "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"win_pct\":{},\
-                 \"win_pct_white\":{},\"best\":{},\"best_eval\":{},\"best_win_pct\":{},\
-                 \"drop_pct\":{},\"flag\":{}}}",
-                i + 1,
-                json_str(&ply.mv.to_string()),
-                Score::json(note.played),
-                note.depth,
-                json_pct(note.chance()),
-                json_pct(note.white_chance()),
-                best.map_or("null".to_string(), |(m, _)| json_str(m)),
-                best.map_or("null".to_string(), |&(_, s)| Score::json(s)),
-                best.map_or("null".to_string(), |&(_, s)| json_pct(win_chance(s))),
-                json_pct(note.drop),
-                json_str(flag(note))
-            );
-        }
-        return Ok(());
-    }
+}
+
+/// Writes the annotated game: to `--out`, and as PTN or (`--link`) a PTN Ninja link on stdout.
+fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, notes: &[PlyNote]) -> Result<(), String> {
     let mut annotated = game.clone();
     for (note, ply) in notes.iter().zip(annotated.plies.iter_mut()) {
         if let Some(mark) = note.mark {
-            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`) stay.
+            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`, `"`) stay.
             ply.annotations.retain(|c| c == '\'' || c == '"');
             ply.annotations.push_str(mark.ptn());
         }

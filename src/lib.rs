@@ -17,7 +17,9 @@
 //!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
-//! [`openings`], [`tune`], [`tactics`] and [`fuzz`].
+//! [`report`] (`cairn report`), [`openings`], [`tune`], [`tactics`] and [`fuzz`]; with what
+//! they show people: [`chance`] (evaluations as winning chances), [`plot`] (SVG pictures) and
+//! [`ninja`] (links into PTN Ninja).
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.

@@ -129,15 +129,9 @@ fn draw_eval(
         LINE.stroke_width(2),
     ))?;
     let small = (FONT, 13).into_font();
-    for (i, p) in graph.points.iter().enumerate() {
-        let mark = p.mark.filter(|&m| m >= Mark::Mistake);
-        let color = match (mark, p.proven) {
-            (Some(Mark::Blunder), _) => BLUNDER,
-            (Some(_), _) => MISTAKE,
-            (None, Some(_)) => PROVEN,
-            (None, None) => LINE,
-        };
-        let size = if mark.is_some() { 5 } else { 3 };
+    for i in 0..graph.points.len() {
+        let p = &graph.points[i];
+        let (color, size, words) = look(graph, i);
         let at = EmptyElement::at((p.x, p.white));
         match p.proven {
             Some(_) => chart
@@ -147,41 +141,54 @@ fn draw_eval(
                 .plotting_area()
                 .draw(&(at + Circle::new((0, 0), size, color.filled())))?,
         }
-        // The mark, and where a proven run begins, who wins and how: above the point, or below
-        // it near the top.
-        let starts_run = p.proven.is_some() && (i == 0 || graph.points[i - 1].proven != p.proven);
-        let proven = p
-            .proven
-            .filter(|_| starts_run)
-            .map(|(winner, kind)| format!("{} {}", color_word(winner), kind.name()));
-        let words: Vec<String> = mark
-            .map(|m| m.ptn().to_string())
-            .into_iter()
-            .chain(proven)
-            .collect();
-        if !words.is_empty() {
-            let up = p.white < 90.0;
-            // Near either end of the axis the label runs inwards, so it is never cut off.
-            let across = (p.x - xs.start) / (xs.end - xs.start);
-            let h = if across < 0.1 {
-                HPos::Left
-            } else if across > 0.9 {
-                HPos::Right
-            } else {
-                HPos::Center
-            };
-            let anchor = Pos::new(h, if up { VPos::Bottom } else { VPos::Top });
-            let text = Text::new(
-                words.join(" "),
-                (0, if up { -9 } else { 9 }),
-                small.color(&color).pos(anchor),
-            );
-            chart
-                .plotting_area()
-                .draw(&(EmptyElement::at((p.x, p.white)) + text))?;
-        }
+        let Some(words) = words else { continue };
+        // Above the point, or below it near the top; near either end of the axis the label
+        // runs inwards, so it is never cut off.
+        let up = p.white < 90.0;
+        let across = (p.x - xs.start) / (xs.end - xs.start);
+        let h = if across < 0.1 {
+            HPos::Left
+        } else if across > 0.9 {
+            HPos::Right
+        } else {
+            HPos::Center
+        };
+        let anchor = Pos::new(h, if up { VPos::Bottom } else { VPos::Top });
+        let text = Text::new(
+            words,
+            (0, if up { -9 } else { 9 }),
+            small.color(&color).pos(anchor),
+        );
+        chart
+            .plotting_area()
+            .draw(&(EmptyElement::at((p.x, p.white)) + text))?;
     }
     Ok(())
+}
+
+/// How point `i` is drawn: its colour, its size, and its label: the mark of a mistake or a
+/// blunder, and where a proven run begins, who wins and how.
+fn look(graph: &EvalGraph, i: usize) -> (RGBColor, u32, Option<String>) {
+    let p = &graph.points[i];
+    let mark = p.mark.filter(|&m| m >= Mark::Mistake);
+    let color = match (mark, p.proven) {
+        (Some(Mark::Blunder), _) => BLUNDER,
+        (Some(_), _) => MISTAKE,
+        (None, Some(_)) => PROVEN,
+        (None, None) => LINE,
+    };
+    let size = if mark.is_some() { 5 } else { 3 };
+    let starts_run = i == 0 || graph.points[i - 1].proven != p.proven;
+    let proven = p
+        .proven
+        .filter(|_| starts_run)
+        .map(|(winner, kind)| format!("{} {}", color_word(winner), kind.name()));
+    let words: Vec<String> = mark
+        .map(|m| m.ptn().to_string())
+        .into_iter()
+        .chain(proven)
+        .collect();
+    (color, size, (!words.is_empty()).then(|| words.join(" ")))
 }
 
 fn color_word(color: Color) -> &'static str {

@@ -170,6 +170,79 @@ fn add(tally: &mut Tally, points: Option<bool>) {
     }
 }
 
+impl EngineStats {
+    /// Counts a game the engine played with `color`, won by `winner` (`None`: drawn).
+    fn count_game(&mut self, color: Color, winner: Option<Color>) {
+        let points = winner.map(|w| w == color);
+        add(&mut self.score, points);
+        match color {
+            Color::White => add(&mut self.as_white, points),
+            Color::Black => add(&mut self.as_black, points),
+        }
+    }
+
+    /// Counts one of the engine's own moves and what its comment says.
+    fn count_move(&mut self, mv: &PtnMove, comment: Option<(u32, Option<f64>)>) {
+        self.kinds[kind_of(mv)] += 1;
+        if let Some((depth, secs)) = comment {
+            self.depth.0 += u64::from(depth);
+            self.depth.1 += 1;
+            if let Some(secs) = secs {
+                self.time.0 += secs;
+                self.time.1 += 1;
+            }
+        }
+    }
+}
+
+/// Which engine (index into `names`, which it extends) plays White and which Black.
+fn sides(game: &PtnGame, names: &mut Vec<String>) -> Result<[usize; 2], String> {
+    let mut side = [0usize; 2];
+    for (c, tag) in ["Player1", "Player2"].iter().enumerate() {
+        let name = game
+            .tag(tag)
+            .ok_or_else(|| format!("no {tag} tag names the engine"))?;
+        side[c] = match names.iter().position(|n| n == name) {
+            Some(k) => k,
+            None if names.len() < 2 => {
+                names.push(name.to_string());
+                names.len() - 1
+            }
+            None => {
+                return Err(format!(
+                    "a third engine `{name}` (the file is a match of `{}` and `{}`)",
+                    names[0], names[1]
+                ))
+            }
+        };
+    }
+    if side[0] == side[1] {
+        return Err(format!(
+            "both players are `{}`; the report tells engines by name",
+            names[side[0]]
+        ));
+    }
+    Ok(side)
+}
+
+/// Counts the engines' own moves of a game: every ply after the opening (see the module
+/// documentation), given to the engine whose colour played it.
+fn count_moves(game: &PtnGame, engines: &mut [EngineStats; 2], side: [usize; 2]) {
+    let first_ply = game.start_tps().ok().flatten().map_or(0, |t| t.ply()) as usize;
+    let opening = game
+        .plies
+        .iter()
+        .position(|p| p.comments.iter().any(|c| eval_comment(c).is_some()))
+        .unwrap_or(0);
+    for (k, ply) in game.plies.iter().enumerate().skip(opening) {
+        if ply.comments.iter().any(|c| c.trim() == "book") {
+            continue;
+        }
+        let comment = ply.comments.iter().find_map(|c| eval_comment(c));
+        engines[side[(first_ply + k) % 2]].count_move(&ply.mv, comment);
+    }
+}
+
 impl MatchReport {
     /// Reads a match file; `Err` names the game (1-based) that cannot be read.
     pub fn from_ptn(text: &str) -> Result<MatchReport, String> {
@@ -184,32 +257,7 @@ impl MatchReport {
         for (i, game) in games.into_iter().enumerate() {
             let index = i + 1;
             replay_any(&game).map_err(|e| format!("game {index}: {e}"))?;
-            let mut side = [0usize; 2];
-            for (c, tag) in ["Player1", "Player2"].iter().enumerate() {
-                let name = game
-                    .tag(tag)
-                    .ok_or_else(|| format!("game {index}: no {tag} tag names the engine"))?;
-                side[c] = match names.iter().position(|n| n == name) {
-                    Some(k) => k,
-                    None if names.len() < 2 => {
-                        names.push(name.to_string());
-                        names.len() - 1
-                    }
-                    None => {
-                        return Err(format!(
-                            "game {index}: a third engine `{name}` (the file is a match of `{}` \
-                             and `{}`)",
-                            names[0], names[1]
-                        ))
-                    }
-                };
-            }
-            if side[0] == side[1] {
-                return Err(format!(
-                    "game {index}: both players are `{}`; the report tells engines by name",
-                    names[side[0]]
-                ));
-            }
+            let side = sides(&game, &mut names).map_err(|e| format!("game {index}: {e}"))?;
             let result = game
                 .result
                 .clone()
@@ -218,35 +266,9 @@ impl MatchReport {
             let ending = ending_of(&result, game.tag("Termination").unwrap_or(""), index)?;
             let winner = winner_of(&result);
             for (c, color) in [Color::White, Color::Black].into_iter().enumerate() {
-                let e = &mut engines[side[c]];
-                let points = winner.map(|w| w == color);
-                add(&mut e.score, points);
-                match color {
-                    Color::White => add(&mut e.as_white, points),
-                    Color::Black => add(&mut e.as_black, points),
-                }
+                engines[side[c]].count_game(color, winner);
             }
-            let first_ply = game.start_tps().ok().flatten().map_or(0, |t| t.ply()) as usize;
-            let opening = game
-                .plies
-                .iter()
-                .position(|p| p.comments.iter().any(|c| eval_comment(c).is_some()))
-                .unwrap_or(0);
-            for (k, ply) in game.plies.iter().enumerate().skip(opening) {
-                if ply.comments.iter().any(|c| c.trim() == "book") {
-                    continue;
-                }
-                let e = &mut engines[side[(first_ply + k) % 2]];
-                e.kinds[kind_of(&ply.mv)] += 1;
-                if let Some((depth, secs)) = ply.comments.iter().find_map(|c| eval_comment(c)) {
-                    e.depth.0 += u64::from(depth);
-                    e.depth.1 += 1;
-                    if let Some(secs) = secs {
-                        e.time.0 += secs;
-                        e.time.1 += 1;
-                    }
-                }
-            }
+            count_moves(&game, &mut engines, side);
             elo.push(engines[0].score.elo());
             summaries.push(GameSummary {
                 index,
