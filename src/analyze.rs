@@ -499,7 +499,12 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &Game<N>) -> Result<(
         } else {
             "PV       ".to_string()
         };
-        println!("{label} {} {}", Score::short(line.score), line.pv.join(" "));
+        println!(
+            "{label} {} {} {}",
+            Score::short(line.score),
+            percent(win_chance(line.score)),
+            line.pv.join(" ")
+        );
     }
     if let Some(link) = link {
         println!("Link      {link}");

@@ -335,7 +335,7 @@ fn position_link_plays_the_principal_variation() {
         .find_map(|l| l.strip_prefix("PV"))
         .unwrap()
         .split_whitespace()
-        .skip(1)
+        .skip(2) // the score and its winning chance
         .collect();
     let url = text
         .lines()
