@@ -7,23 +7,32 @@
 //!   `--json` prints one JSON object instead of the text report.
 //! - **A whole game** (`--game FILE.ptn`): searches every position of the game once and writes
 //!   the game back as PTN with an `{eval/depth}` comment after each ply, from the mover's point of
-//!   view, as match runners write them. Plies that lose at least `--blunder` flats against the
-//!   best move are marked `??` (and `?` from half of that), with the better move in the comment.
-//!   `--json` prints one JSON object per ply instead.
+//!   view, as match runners write them, and the mover's winning chance. A ply is judged by the
+//!   winning chance it loses against the best move found ([`crate::chance`]): `??` from
+//!   `--blunder` percentage points (15 by default), `?` from two thirds of that and `?!` from one
+//!   third, with the better move in the comment. `--json` prints one JSON object per ply instead;
+//!   `--plot` also draws the game's evaluation graph ([`crate::plot::eval_svg`]) and `--link`
+//!   prints a PTN Ninja link of the annotated game ([`crate::ninja`]) instead of its PTN.
 //!
 //! - **Tinue** (`--solve`): the tinue prover instead of the search: does the side to move force a
 //!   road, in how many plies, and the proof's main line.
 //!
 //! Proven results are written `+R3` / `-R3` (road win / loss in 3 plies) and `+F3` / `-F3` (flat
-//! win / loss). Plain evaluations are in flats (`+0.45`), positive for the side named.
+//! win / loss). Plain evaluations are in flats (`+0.45`), positive for the side named, each with
+//! the side's winning chance (`56.5%`; a proven result is `100%` or `0%`). With `--link`, one
+//! position's report also gives a PTN Ninja link of the position with the principal variation as
+//! its moves.
 //!
 //! The analysis runs the search directly on a table of its own rather than through the TEI
 //! [`Engine`](crate::engine::Engine) facade: it needs the typed position (diagram, static
 //! evaluation, game-over checks) and a table shared across the plies of a game.
 
 use crate::board::{Color, GameResult, Komi, Move, Position, TakGame};
+use crate::chance::{percent, win_chance, Mark, Thresholds};
 use crate::eval::evaluate;
-use crate::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
+use crate::notation::ptn_game::PtnPly;
+use crate::notation::{parse_file, play_line, replay, tps, PtnGame, PtnMove, Tps};
+use crate::plot::{eval_svg, move_x, EvalGraph, EvalPoint};
 use crate::score::Score;
 use crate::search::{self, Limits, SearchConfig, SearchInfo, TranspositionTable};
 use crate::tinue::{self, TinueLimits, TinueOutcome};
@@ -72,9 +81,15 @@ pub struct AnalyzeArgs {
     pub hash: u32,
     /// Lines to show for one position.
     pub multipv: u16,
-    /// With `game`: the loss in flats, against the best move, that makes a ply a blunder (`??`);
-    /// half of it makes a mistake (`?`).
+    /// With `game`: the loss in winning chance against the best move, in percentage points, that
+    /// makes a ply a blunder (`??`); two thirds of it make a mistake (`?`), one third an
+    /// inaccuracy (`?!`).
     pub blunder: f64,
+    /// With `game`: also draw the evaluation graph to this SVG file.
+    pub plot: Option<PathBuf>,
+    /// Print a PTN Ninja link: of the annotated game with `game` (instead of its PTN), of the
+    /// position and its principal variation otherwise.
+    pub link: bool,
     /// Machine-readable output: one JSON object (one per ply with `game`).
     pub json: bool,
     /// Run the tinue prover instead of the search, with `movetime`, `nodes` and `depth` (longest
@@ -85,10 +100,18 @@ pub struct AnalyzeArgs {
 /// Runs `cairn analyze`; `Err` is the one-line message for the user.
 pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     komi(args)?;
-    if !(args.blunder > 0.0 && args.blunder.is_finite()) {
-        return Err(format!("--blunder {}: must be above 0", args.blunder));
+    if !(args.blunder > 0.0 && args.blunder <= 100.0) {
+        return Err(format!(
+            "--blunder {}: must be above 0 and at most 100 (percentage points)",
+            args.blunder
+        ));
     }
     if let Some(path) = &args.game {
+        if args.json && args.link {
+            return Err(
+                "--link with --game prints a link instead of the PTN; not with --json".into(),
+            );
+        }
         let (game, size) = load_game(path, args.index)?;
         return crate::with_size!(size, |N| annotate::<N>(args, path, &game),
             else Err(format!("{}: unsupported board size {size}", path.display())));
@@ -281,15 +304,25 @@ fn score_words<const N: usize>(pos: &Position<N>, score: Score) -> String {
             let winner = if win { me } else { !me };
             let how = kind.name();
             let unit = if plies == 1 { "ply" } else { "plies" };
-            format!("{} wins on {how} in {plies} {unit}", color_name(winner))
+            format!(
+                "{} wins on {how} in {plies} {unit} (100%)",
+                color_name(winner)
+            )
         }
         None => format!(
-            "{} for {} to move ({} for White)",
+            "{} for {} to move ({} for White); {}'s winning chance {}",
             Score::short(score),
             color_name(me),
-            Score::short(for_white(pos, score))
+            Score::short(for_white(pos, score)),
+            color_name(me),
+            percent(win_chance(score))
         ),
     }
+}
+
+/// A winning chance as a JSON number of percent, to 0.1.
+fn json_pct(chance: f64) -> String {
+    format!("{:.1}", chance)
 }
 
 /// A game result in words.
@@ -402,17 +435,27 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Resul
         .map(|m| m.ptn::<N>().to_string())
         .unwrap_or_default();
     let nps = (done.result.nodes as f64 / done.secs.max(1e-9)) as u64;
+    let link = args
+        .link
+        .then(|| position_link(pos, &tps_text, &done))
+        .transpose()?;
+    let link_json = link
+        .as_ref()
+        .map_or(String::new(), |l| format!(",\"link\":{}", json_str(l)));
     if args.json {
         let lines: Vec<String> = done
             .lines
             .iter()
             .map(|l| {
                 format!(
-                    "{{\"multipv\":{},\"depth\":{},\"score\":{},\"score_white\":{},\"pv\":{}}}",
+                    "{{\"multipv\":{},\"depth\":{},\"score\":{},\"score_white\":{},\
+                     \"win_pct\":{},\"win_pct_white\":{},\"pv\":{}}}",
                     l.multipv,
                     l.depth,
                     Score::json(l.score),
                     Score::json(for_white(pos, l.score)),
+                    json_pct(win_chance(l.score)),
+                    json_pct(win_chance(for_white(pos, l.score))),
                     json_list(&l.pv)
                 )
             })
@@ -420,7 +463,8 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Resul
         println!(
             "{{\"size\":{N},\"tps\":{},\"side_to_move\":{},\"komi\":{},\"static\":{},\
              \"depth\":{},\"nodes\":{},\"time_ms\":{},\"nps\":{nps},\"score\":{},\
-             \"score_white\":{},\"best\":{},\"lines\":[{}]}}",
+             \"score_white\":{},\"win_pct\":{},\"win_pct_white\":{},\"best\":{},\
+             \"lines\":[{}]{link_json}}}",
             json_str(&tps_text),
             json_str(&color_name(pos.side_to_move()).to_lowercase()),
             pos.komi(),
@@ -430,6 +474,8 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Resul
             (done.secs * 1000.0) as u64,
             Score::json(done.result.score),
             Score::json(for_white(pos, done.result.score)),
+            json_pct(win_chance(done.result.score)),
+            json_pct(win_chance(for_white(pos, done.result.score))),
             json_str(&best),
             lines.join(",")
         );
@@ -447,9 +493,66 @@ fn report_position<const N: usize>(args: &AnalyzeArgs, at: &TakGame<N>) -> Resul
         } else {
             "PV       ".to_string()
         };
-        println!("{label} {} {}", Score::short(line.score), line.pv.join(" "));
+        println!(
+            "{label} {} {} {}",
+            Score::short(line.score),
+            percent(win_chance(line.score)),
+            line.pv.join(" ")
+        );
+    }
+    if let Some(link) = link {
+        println!("Link      {link}");
     }
     Ok(())
+}
+
+/// The PTN Ninja link of a position with the principal variation as its moves: the game starts
+/// from the position's TPS, and its first ply carries the evaluation.
+fn position_link<const N: usize>(
+    pos: &Position<N>,
+    tps_text: &str,
+    done: &Searched,
+) -> Result<String, String> {
+    let komi = pos.half_komi() as f64 / 2.0;
+    let mut game = PtnGame {
+        tags: vec![
+            ("Size".to_string(), N.to_string()),
+            ("Komi".to_string(), format!("{komi}")),
+            ("TPS".to_string(), tps_text.to_string()),
+        ],
+        ..PtnGame::default()
+    };
+    let pv = done.lines.first().map(|l| l.pv.as_slice()).unwrap_or(&[]);
+    for (i, text) in pv.iter().enumerate() {
+        let mv: PtnMove = text
+            .parse()
+            .map_err(|e| format!("the principal variation: {e}"))?;
+        let comments = if i == 0 {
+            let score = done.result.score;
+            vec![format!(
+                "{}/{} {}",
+                Score::short(score),
+                done.result.depth,
+                percent(win_chance(score))
+            )]
+        } else {
+            Vec::new()
+        };
+        game.plies.push(PtnPly {
+            mv,
+            crush_mark: false,
+            annotations: String::new(),
+            comments,
+            line: 0,
+            column: 0,
+        });
+    }
+    let name = format!("cairn analyze: {}", Score::short(done.result.score));
+    Ok(crate::ninja::link(
+        &game.to_ptn(),
+        Some(&name),
+        Some((0, false)),
+    ))
 }
 
 /// `--solve`: runs the tinue prover on the position and prints what it found.
@@ -501,24 +604,57 @@ fn report_tinue<const N: usize>(
 
 /// One annotated ply of a game.
 struct PlyNote {
+    /// The mover.
+    mover: Color,
     /// The played move's value for the mover.
     played: Score,
     /// The depth behind `played` (0 when the move ended the game).
     depth: u32,
     /// The best move found before the ply and its value, when it was not the move played.
     best: Option<(String, Score)>,
-    /// The loss against the best move, in centiflats (proven results count as large).
-    loss: i32,
+    /// The winning chance lost against the best move, in percentage points.
+    drop: f64,
+    /// What the drop makes of the move.
+    mark: Option<Mark>,
 }
 
-/// The value in centiflats used to measure losses (proven results count as ±100 flats).
-fn loss_scale(score: Score) -> i32 {
-    match score.proven() {
-        Some((true, _, _)) => 10_000,
-        Some((false, _, _)) => -10_000,
-        None => score.0,
+impl PlyNote {
+    /// The mover's winning chance after the move, in percent.
+    fn chance(&self) -> f64 {
+        win_chance(self.played)
+    }
+
+    /// White's winning chance after the move, in percent.
+    fn white_chance(&self) -> f64 {
+        match self.mover {
+            Color::White => self.chance(),
+            Color::Black => 100.0 - self.chance(),
+        }
+    }
+
+    /// The PTN comment: `eval/depth chance`, and the better move where the ply is marked.
+    fn comment(&self) -> String {
+        let mut comment = format!(
+            "{}/{} {}",
+            Score::short(self.played),
+            self.depth,
+            percent(self.chance())
+        );
+        if let (Some(_), Some((best, score))) = (self.mark, &self.best) {
+            let _ = write!(
+                comment,
+                " best {best} {} {}",
+                Score::short(*score),
+                percent(win_chance(*score))
+            );
+        }
+        comment
     }
 }
+
+/// The search before each ply of a game and after its last one: (score for the side to move,
+/// depth, best move); `None` where the game is over.
+type PlySearch = Option<(Score, u32, Option<Move>)>;
 
 /// `--game FILE`: searches every position of the game once, then writes the annotated game.
 fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> Result<(), String> {
@@ -528,15 +664,37 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
     if let Some(komi) = komi(args)? {
         start.set_komi(komi);
     }
+    let searches = search_plies(args, &start, &done.moves)?;
+    let notes = ply_notes(
+        &start,
+        &done.moves,
+        &searches,
+        Thresholds::with_blunder(args.blunder),
+    );
+    if let Some(plot) = &args.plot {
+        let svg = eval_svg(&eval_graph(game, &start, &notes, done.result))?;
+        std::fs::write(plot, svg).map_err(|e| format!("--plot {}: {e}", plot.display()))?;
+    }
+    if args.json {
+        print_json_notes(game, &notes);
+        return Ok(());
+    }
+    write_annotated(args, game, &notes)
+}
+
+/// Searches the position before every ply of a game and after its last one.
+fn search_plies<const N: usize>(
+    args: &AnalyzeArgs,
+    start: &Position<N>,
+    moves: &[Move],
+) -> Result<Vec<PlySearch>, String> {
     let tt = table(args)?;
     let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
     let config = config(args, 1);
-    let total = done.moves.len();
+    let total = moves.len();
     let started = Instant::now();
-    // The search before each ply, and after the last one: (score for the side to move, depth,
-    // best move). `None` where the game is over.
     let mut at = TakGame::new(start.clone());
-    let mut searches: Vec<Option<(Score, u32, Option<Move>)>> = Vec::with_capacity(total + 1);
+    let mut searches = Vec::with_capacity(total + 1);
     for i in 0..=total {
         if at.position().result().is_none() {
             let s = run_search(&at, &limits, &config, &tt, &|_| {});
@@ -550,14 +708,23 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
         } else {
             searches.push(None);
         }
-        if i < total {
-            at.play(done.moves[i]);
+        if let Some(&mv) = moves.get(i) {
+            at.play(mv);
         }
     }
-    // Notes per ply, replaying once more for the results.
-    let mut pos = start;
-    let mut notes = Vec::with_capacity(total);
-    for (i, &mv) in done.moves.iter().enumerate() {
+    Ok(searches)
+}
+
+/// The notes of every ply from the searches around it, replaying the game for its results.
+fn ply_notes<const N: usize>(
+    start: &Position<N>,
+    moves: &[Move],
+    searches: &[PlySearch],
+    thresholds: Thresholds,
+) -> Vec<PlyNote> {
+    let mut pos = start.clone();
+    let mut notes = Vec::with_capacity(moves.len());
+    for (i, &mv) in moves.iter().enumerate() {
         let mover = pos.side_to_move();
         let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
         pos.make(mv);
@@ -578,65 +745,118 @@ fn annotate<const N: usize>(args: &AnalyzeArgs, path: &Path, game: &PtnGame) -> 
             _ => played,
         };
         let best_other = best.filter(|&b| b != mv);
-        let loss = match best_other {
-            Some(_) => (loss_scale(before) - loss_scale(played)).max(0),
-            None => 0,
+        let drop = match best_other {
+            Some(_) => (win_chance(before) - win_chance(played)).max(0.0),
+            None => 0.0,
         };
         notes.push(PlyNote {
+            mover,
             played,
             depth,
             best: best_other.map(|b| (b.ptn::<N>().to_string(), before)),
-            loss,
+            drop,
+            mark: thresholds.mark(drop),
         });
     }
-    let blunder = (args.blunder * 100.0).round() as i32;
-    let mistake = (blunder + 1) / 2;
-    let flag = |loss: i32| {
-        if loss >= blunder {
-            "??"
-        } else if loss >= mistake {
-            "?"
-        } else {
-            ""
-        }
-    };
-    if args.json {
-        for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
-            let best = note.best.as_ref();
-            println!(
-                "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"best\":{},\"best_eval\":{},\"loss_cp\":{},\"flag\":{}}}",
-                i + 1,
-                json_str(&ply.mv.to_string()),
-                Score::json(note.played),
-                note.depth,
-                best.map_or("null".to_string(), |(m, _)| json_str(m)),
-                best.map_or("null".to_string(), |&(_, s)| Score::json(s)),
-                note.loss,
-                json_str(flag(note.loss))
-            );
-        }
-        return Ok(());
+    notes
+}
+
+/// `--game --json`: one JSON object per ply.
+fn print_json_notes(game: &PtnGame, notes: &[PlyNote]) {
+    for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
+        let best = note.best.as_ref();
+        println!(
+            "{{\"ply\":{},\"move\":{},\"eval\":{},\"depth\":{},\"win_pct\":{},\
+             \"win_pct_white\":{},\"best\":{},\"best_eval\":{},\"best_win_pct\":{},\
+             \"drop_pct\":{},\"flag\":{}}}",
+            i + 1,
+            json_str(&ply.mv.to_string()),
+            Score::json(note.played),
+            note.depth,
+            json_pct(note.chance()),
+            json_pct(note.white_chance()),
+            best.map_or("null".to_string(), |(m, _)| json_str(m)),
+            best.map_or("null".to_string(), |&(_, s)| Score::json(s)),
+            best.map_or("null".to_string(), |&(_, s)| json_pct(win_chance(s))),
+            json_pct(note.drop),
+            json_str(note.mark.map_or("", Mark::ptn))
+        );
     }
+}
+
+/// Writes the annotated game: to `--out`, and as PTN or (`--link`) a PTN Ninja link on stdout.
+fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, notes: &[PlyNote]) -> Result<(), String> {
     let mut annotated = game.clone();
     for (note, ply) in notes.iter().zip(annotated.plies.iter_mut()) {
-        let mut comment = format!("{}/{}", Score::short(note.played), note.depth);
-        let mark = flag(note.loss);
-        if !mark.is_empty() {
-            if let Some((best, score)) = &note.best {
-                let _ = write!(comment, " best {best} {}", Score::short(*score));
-            }
-            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`) stay.
-            ply.annotations.retain(|c| c == '\'');
-            ply.annotations.push_str(mark);
+        if let Some(mark) = note.mark {
+            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`, `"`) stay.
+            ply.annotations.retain(|c| c == '\'' || c == '"');
+            ply.annotations.push_str(mark.ptn());
         }
-        ply.comments.push(comment);
+        ply.comments.push(note.comment());
     }
     let text = annotated.to_ptn();
-    match &args.out {
-        Some(out) => std::fs::write(out, text).map_err(|e| format!("--out {}: {e}", out.display())),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+    if let Some(out) = &args.out {
+        std::fs::write(out, &text).map_err(|e| format!("--out {}: {e}", out.display()))?;
     }
+    if args.link {
+        // Open at the first blunder, before it is played; else at the start.
+        let first_blunder = notes.iter().position(|n| n.mark == Some(Mark::Blunder));
+        let name = format!("{} (cairn analyze)", players(game));
+        println!(
+            "{}",
+            crate::ninja::link(&text, Some(&name), first_blunder.map(|i| (i, false)))
+        );
+    } else if args.out.is_none() {
+        print!("{text}");
+    }
+    Ok(())
+}
+
+/// `White vs Black` from the player tags (`?` where a tag is missing).
+fn players(game: &PtnGame) -> String {
+    format!(
+        "{} vs {}",
+        game.tag("Player1").unwrap_or("?"),
+        game.tag("Player2").unwrap_or("?")
+    )
+}
+
+/// The evaluation graph of an annotated game: White's chance after each ply.
+fn eval_graph<const N: usize>(
+    game: &PtnGame,
+    start: &Position<N>,
+    notes: &[PlyNote],
+    end: Option<GameResult>,
+) -> EvalGraph {
+    let result = game
+        .result
+        .clone()
+        .or_else(|| end.map(|r| r.ptn().to_string()))
+        .unwrap_or_else(|| "*".to_string());
+    let marks = |m: Mark| notes.iter().filter(|n| n.mark == Some(m)).count();
+    let counted = |m: Mark| {
+        let n = marks(m);
+        format!("{n} {}{}", m.name(), if n == 1 { "" } else { "s" })
+    };
+    let title = format!(
+        "{}, {result}: White's winning chance ({}, {})",
+        players(game),
+        counted(Mark::Blunder),
+        counted(Mark::Mistake)
+    );
+    let points = notes
+        .iter()
+        .enumerate()
+        .map(|(i, note)| EvalPoint {
+            x: move_x(start.ply() + i as u32),
+            white: note.white_chance(),
+            mark: note.mark,
+            proven: note
+                .played
+                .proven()
+                .map(|(win, _, kind)| (if win { note.mover } else { !note.mover }, kind)),
+        })
+        .collect();
+    EvalGraph { title, points }
 }

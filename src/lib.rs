@@ -21,7 +21,9 @@
 //!   WebSocket; [`playtak`]: a bot on playtak.com.
 //!
 //! And the tools behind the subcommands: [`analyze`], [`bench`](mod@bench), [`arena`] (`cairn match`),
-//! [`openings`], [`tune`], [`tactics`] and [`fuzz`].
+//! [`report`] (`cairn report`), [`openings`], [`tune`], [`tactics`] and [`fuzz`]; with what
+//! they show people: [`chance`] (evaluations as winning chances), [`plot`] (SVG pictures) and
+//! [`ninja`] (links into PTN Ninja).
 //!
 //! README.md ("How the code is layered") says which of these may use which, and
 //! `tests/layering.rs` holds every import to it.
@@ -45,14 +47,18 @@ pub mod analyze;
 pub mod arena;
 pub mod bench;
 pub mod board;
+pub mod chance;
 pub mod engine;
 pub mod eval;
 pub mod fuzz;
 pub mod movegen;
+pub mod ninja;
 pub mod notation;
 pub mod openings;
 pub mod playtak;
+pub mod plot;
 pub mod repetition;
+pub mod report;
 pub mod rng;
 pub mod score;
 pub mod search;

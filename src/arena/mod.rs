@@ -54,6 +54,8 @@ pub struct MatchOutcome {
     pub forfeits: [u32; 2],
     /// The SPRT decision, if a test was run.
     pub sprt: Option<(f64, SprtState)>,
+    /// Every game as PTN, in the order the games finished (what `--plot` draws).
+    pub games: Vec<String>,
 }
 
 /// Runs a match; errors only for setup problems (bad book, engines that cannot start).
@@ -79,6 +81,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let state = Mutex::new((Tally::default(), [0u32; 2], 0usize));
+    let games = Mutex::new(Vec::with_capacity(total));
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total) {
@@ -109,6 +112,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         let loser_is_first = record.winner.is_some_and(|w| w != first_color);
                         forfeits[usize::from(!loser_is_first)] += 1;
                     }
+                    let ptn = to_ptn(config, &record, index + 1);
+                    games.lock().expect("match games").push(ptn);
                     if let Some(path) = &config.ptn {
                         if let Err(e) = append_ptn(path, config, &record, index + 1) {
                             log::error!("{}: {e}", path.display());
@@ -147,6 +152,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         tally,
         forfeits,
         sprt: config.sprt.map(|s| tally.sprt(&s)),
+        games: games.into_inner().expect("match games"),
     })
 }
 

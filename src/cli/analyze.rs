@@ -10,7 +10,13 @@ use std::path::PathBuf;
     cairn analyze --size 6 --moves \"a1 f6 d4 c3 d3\"\n  \
     cairn analyze --tps \"x6/x6/x2,2,x3/x2,1,x3/x6/x6 1 2\" --movetime 5000 --komi 2\n  \
     cairn analyze --ptn game.ptn --ply 21 --depth 10 --json\n  \
-    cairn analyze --game game.ptn --movetime 1000 --out annotated.ptn")]
+    cairn analyze --game game.ptn --movetime 1000 --out annotated.ptn\n  \
+    cairn analyze --game game.ptn --movetime 1000 --plot eval.svg --link\n  \
+    cairn analyze --tps \"x5/x5/x5/x5/x5 1 1\" --depth 8 --link\n\n\
+    Evaluations come with the side's winning chance, from the evaluation's logistic scale (the\n\
+    fitted K of `cairn tune`); a proven result is 100% or 0%. With --game, a ply that loses\n\
+    --blunder percentage points of winning chance against the best move is `??`, two thirds of\n\
+    that `?` and one third `?!`.")]
 pub struct AnalyzeCli {
     /// The position as TPS (its size is the board size).
     #[arg(long, conflicts_with_all = ["ptn", "game", "size"])]
@@ -57,10 +63,18 @@ pub struct AnalyzeCli {
     /// Lines to show for one position.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=64))]
     pub multipv: u16,
-    /// With --game: the loss in flats, against the best move, that makes a ply a blunder (`??`);
-    /// half of it makes a mistake (`?`).
-    #[arg(long, default_value_t = 1.0)]
+    /// With --game: the winning chance lost against the best move, in percentage points, that
+    /// makes a ply a blunder (`??`); two thirds of it make a mistake (`?`), one third an
+    /// inaccuracy (`?!`).
+    #[arg(long, default_value_t = 15.0)]
     pub blunder: f64,
+    /// With --game: also draw the evaluation graph (White's winning chance per ply) as SVG.
+    #[arg(long, requires = "game", value_name = "SVG")]
+    pub plot: Option<PathBuf>,
+    /// Print a PTN Ninja link: of the annotated game with --game (instead of its PTN; --out
+    /// still writes it), else of the position with the principal variation as its moves.
+    #[arg(long, conflicts_with = "solve")]
+    pub link: bool,
     /// Machine-readable output: one JSON object (one per ply with --game).
     #[arg(long)]
     pub json: bool,
@@ -89,6 +103,8 @@ impl From<AnalyzeCli> for AnalyzeArgs {
             hash: cli.hash,
             multipv: cli.multipv,
             blunder: cli.blunder,
+            plot: cli.plot,
+            link: cli.link,
             json: cli.json,
             solve: cli.solve,
         }

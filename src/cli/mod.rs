@@ -7,6 +7,7 @@ mod analyze;
 mod fuzz;
 mod openings;
 mod playtak;
+mod report;
 mod tablut;
 mod tactics;
 mod tune;
@@ -71,9 +72,13 @@ enum Command {
         cairn match --engine \"cmd=target/release/cairn name=new\" --engine \"cmd=./cairn-old name=old\" \\\n    \
         --size 6 --tc 10+0.1 --komi 2 --book openings/6s_4ply.txt --games 200 --concurrency 2 \\\n    \
         --ptn games.ptn --sprt \"elo0=0 elo1=10 alpha=0.05 beta=0.05\"\n  \
-        cairn match --engine cmd=target/release/cairn --engine cmd=target/release/cairn --size 5 --games 10"
+        cairn match --engine \"cmd=target/release/cairn name=a\" --engine \"cmd=target/release/cairn name=b\" \\\n    \
+        --size 5 --games 10 --plot match.svg"
     )]
     Match(MatchArgs),
+    /// Summarise a match file: score, Elo and 95% interval by colour, endings, moves by kind,
+    /// time and depth per move, game length; optionally a picture and PTN Ninja links.
+    Report(report::ReportCli),
     /// Replay every game of a PTN file by the rules and print its final TPS and result.
     #[command(
         after_help = "Prints one line per game: <final TPS><TAB><result>, where the result \
@@ -163,6 +168,9 @@ struct MatchArgs {
     /// two versions of an engine with the same speed per node.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     nodes: Option<u64>,
+    /// At the end, draw the match as SVG (as `cairn report --plot` does).
+    #[arg(long, value_name = "SVG")]
+    plot: Option<PathBuf>,
 }
 
 /// Runs the command line; returns the process exit code.
@@ -186,6 +194,7 @@ pub fn run() -> i32 {
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Tactics(args)) => return cairn::tactics::run(args.into()),
         Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Report(args)) => cairn::report::run(&args.into()),
         Some(Command::Openings(args)) => match args.job() {
             Ok(job) => return cairn::openings::run(&job),
             Err(message) => Err(message),
@@ -487,6 +496,11 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     );
     if let Some((llr, state)) = outcome.sprt {
         println!("sprt: llr {llr:.2}, {state:?}");
+    }
+    if let Some(path) = &args.plot {
+        let report = cairn::report::MatchReport::from_ptn(&outcome.games.concat())
+            .map_err(|e| format!("--plot: the match's games: {e}"))?;
+        cairn::report::write_plot(&report, path)?;
     }
     Ok(())
 }

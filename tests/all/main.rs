@@ -21,6 +21,7 @@ mod playtak;
 mod playtak_server;
 mod properties;
 mod replay;
+mod report;
 mod rules;
 mod search;
 mod tablut;
