@@ -63,8 +63,8 @@ impl Peer {
         assert_eq!(self.recv(), line);
     }
 
-    /// Greets, answers `Client` and `Protocol 2`, and checks the login line.
-    fn handshake(&mut self, login: &str, welcome: &str) {
+    /// Greets, answers `Client` and `Protocol 2`, and returns the login line (unanswered).
+    fn login_line(&mut self) -> String {
         self.send("Welcome!");
         self.send("Login or Register");
         let client = self.recv();
@@ -72,7 +72,37 @@ impl Peer {
         self.send("OK");
         self.expect("Protocol 2");
         self.send("OK");
-        let line = self.recv();
+        self.recv()
+    }
+
+    /// For `time`, checks that the client sends nothing but PINGs (answered).
+    fn only_pings_for(&mut self, time: Duration) {
+        let end = Instant::now() + time;
+        self.writer
+            .set_read_timeout(Some(Duration::from_millis(50)))
+            .unwrap();
+        let mut line = String::new();
+        while Instant::now() < end {
+            match self.reader.read_line(&mut line) {
+                Ok(0) => panic!("the client closed the connection"),
+                Ok(_) if line.ends_with('\n') => {
+                    assert_eq!(line, "PING\n", "only PINGs expected here");
+                    self.pings += 1;
+                    self.send("OK");
+                    line.clear();
+                }
+                _ => {}
+            }
+        }
+        assert!(line.is_empty(), "a partial line `{line}`");
+        self.writer
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
+    }
+
+    /// Greets, answers `Client` and `Protocol 2`, and checks the login line.
+    fn handshake(&mut self, login: &str, welcome: &str) {
+        let line = self.login_line();
         if login == "Login Guest" {
             let token = line.strip_prefix("Login Guest ").expect(&line);
             assert!(
@@ -107,6 +137,13 @@ fn client(addr: &str, args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cannot run cairn")
+}
+
+/// `cairn playtak` as user `cairn` seeking one 5×5 game, with `args` added.
+fn one_game(addr: &str, args: &[&str]) -> Child {
+    let mut all = vec!["--user", "cairn", "--size", "5", "--games", "1"];
+    all.extend_from_slice(args);
+    client(addr, &all)
 }
 
 /// Waits for the client to exit; its exit code and stderr.
@@ -476,19 +513,7 @@ fn undo_and_draw_policies() {
     // Flags on: the undo is granted and the move searched again; a draw offer is accepted
     // when Cairn is not winning (White giving 4 flats of komi).
     let (listener, addr) = listen();
-    let child = client(
-        &addr,
-        &[
-            "--user",
-            "cairn",
-            "--size",
-            "5",
-            "--games",
-            "1",
-            "--accept-undo",
-            "--accept-draw",
-        ],
-    );
+    let child = one_game(&addr, &["--accept-undo", "--accept-draw"]);
     let mut peer = start_game(&listener, "white", 8);
     let mut board = Board::<5>::new(8);
     let first = client_move(&mut peer, 5);
@@ -515,7 +540,7 @@ fn undo_and_draw_policies() {
 
     // Flags off (and Black, 4 flats ahead, winning anyway): both ignored, play goes on.
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let child = one_game(&addr, &[]);
     let mut peer = start_game(&listener, "black", 8);
     let mut board = Board::<5>::new(8);
     board.apply_server("P E5");
@@ -546,7 +571,7 @@ fn undo_and_draw_policies() {
 #[test]
 fn refused_moves_are_retried_then_resigned() {
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let child = one_game(&addr, &[]);
     let mut peer = start_game(&listener, "white", 0);
     let mut board = Board::<5>::new(0);
     let first = client_move(&mut peer, 5);
@@ -570,15 +595,9 @@ fn refused_moves_are_retried_then_resigned() {
 fn dropped_connection_resumes_the_game() {
     let (listener, addr) = listen();
     let dir = temp_dir("resume");
-    let child = client(
+    let child = one_game(
         &addr,
         &[
-            "--user",
-            "cairn",
-            "--size",
-            "5",
-            "--games",
-            "1",
             "--reconnect-delay",
             "100",
             "--ptn-dir",
@@ -587,40 +606,19 @@ fn dropped_connection_resumes_the_game() {
     );
     let mut peer = start_game(&listener, "white", 0);
     let mut board = Board::<5>::new(0);
-    let mut server_moves = Vec::new();
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    server_moves.push(mv);
     peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     // The connection drops while the opponent thinks.
     drop(peer);
     let mut peer = Peer::accept(&listener);
     peer.handshake("Login cairn secret", "Welcome cairn!");
-    // The server resends the game; the opponent's move came in meanwhile.
-    peer.send("Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1");
-    let black = board.choose();
-    board.apply_server(&black);
-    server_moves.push(black);
-    for mv in &server_moves {
-        peer.send(&format!("Game#5 {mv}"));
-    }
-    peer.send("Game#5 Timems 5900 5800");
-    peer.send("Message Your game is resumed");
-    // No seek: the next line is White's second move, legal after the resent ones.
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 5900 5800");
-    peer.send("OK");
-    peer.send("Game#5 Over 1-0");
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
+    // The server resends the game; no seek: the next line is White's second move.
+    let start = "Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1";
+    resend_game(&mut peer, start, &mut board);
+    let stderr = play_on_and_end(&mut peer, &mut board, child, "1-0", &dir);
     assert!(stderr.contains("reconnecting"), "{stderr}");
-    assert!(stderr.contains("game 5 resumed"), "{stderr}");
-    let games = parse_file(&ptn_in(&dir)).unwrap();
-    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
-    assert_eq!(plies, board.plies);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -779,4 +777,259 @@ fn round_trip_size<const N: usize>() {
             );
         }
     }
+}
+
+/// The client's next line, which must be a move of game 5 (PINGs answered).
+fn move_of_5(peer: &mut Peer) -> String {
+    client_move(peer, 5)
+}
+
+/// Resends game 5 as the server does after a login (the opponent's reply to the client's first
+/// move having come in meanwhile): `Game Start`, every move, the clocks, `Your game is resumed`.
+fn resend_game(peer: &mut Peer, start: &str, board: &mut Board<5>) {
+    let black = board.choose();
+    board.apply_server(&black);
+    peer.send(start);
+    for mv in &board.plies {
+        let mv = move_to_server(&mv.parse().unwrap()).unwrap();
+        peer.send(&format!("Game#5 {mv}"));
+    }
+    peer.send("Game#5 Timems 5900 5800");
+    peer.send("Message Your game is resumed");
+}
+
+/// After [`resend_game`]: White's second move (legal after the resent ones), then `Over
+/// result`; checks the exit and the PTN in `dir`, and returns the client's stderr.
+fn play_on_and_end(
+    peer: &mut Peer,
+    board: &mut Board<5>,
+    child: Child,
+    result: &str,
+    dir: &Path,
+) -> String {
+    let mv = move_of_5(peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 5800 5800");
+    peer.send("OK");
+    peer.send(&format!("Game#5 Over {result}"));
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("game 5 resumed"), "{stderr}");
+    let games = parse_file(&ptn_in(dir)).unwrap();
+    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(plies, board.plies);
+    assert_eq!(games[0].result.as_deref(), Some(result));
+    let _ = std::fs::remove_dir_all(dir);
+    stderr
+}
+
+#[test]
+fn a_guest_gets_its_game_back_when_welcome_comes_last() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("guest-resume");
+    let child = client(
+        &addr,
+        &[
+            "--size",
+            "5",
+            "--tc",
+            "6+0",
+            "--games",
+            "1",
+            "--reconnect-delay",
+            "100",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    let login = peer.login_line();
+    assert!(login.starts_with("Login Guest "), "{login}");
+    peer.send("Welcome Guest3!");
+    let seek = peer.recv();
+    assert!(seek.starts_with("Seek 5 6 0 "), "{seek}");
+    let start = "Game Start 5 Guest3 vs bob white 5 6 0 0 21 1 0 0 0 0 0";
+    peer.send(start);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    drop(peer);
+    // The guest comes back with the same token; as the server does for guests, the game, its
+    // moves (the opponent's came in meanwhile) and `Your game is resumed` come before `Welcome`.
+    let mut peer = Peer::accept(&listener);
+    assert_eq!(peer.login_line(), login, "the same guest token");
+    resend_game(&mut peer, start, &mut board);
+    peer.send("Welcome Guest3!");
+    peer.send("Online 2");
+    // No seek: the game goes on.
+    let stderr = play_on_and_end(&mut peer, &mut board, child, "0-R", &dir);
+    assert!(!stderr.contains("not resumed"), "{stderr}");
+}
+
+#[test]
+fn a_silent_link_is_dropped_and_the_game_resumed() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("silent");
+    let child = one_game(
+        &addr,
+        &[
+            "--ping-interval",
+            "0.2",
+            "--ping-timeout",
+            "0.5",
+            "--reconnect-delay",
+            "100",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = start_game(&listener, "white", 0);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    // The link goes silent: nothing is read or answered, and the socket stays open.
+    let silent = Instant::now();
+    let mut new_peer = Peer::accept(&listener);
+    let took = silent.elapsed();
+    // The documented bound: a PING interval, the PING timeout and the reconnection delay.
+    assert!(took < Duration::from_secs(5), "reconnected after {took:?}");
+    // The client closed the silent connection: after its unanswered PINGs, the end.
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut peer.reader, &mut rest);
+    assert!(rest.lines().all(|l| l == "PING"), "{rest}");
+    new_peer.handshake("Login cairn secret", "Welcome cairn!");
+    let start = "Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1";
+    resend_game(&mut new_peer, start, &mut board);
+    let stderr = play_on_and_end(&mut new_peer, &mut board, child, "1-0", &dir);
+    assert!(stderr.contains("no answer to PING in 0.5 s"), "{stderr}");
+}
+
+/// Runs `cairn playtak` with the default log filter and `password`; its exit code and stderr.
+fn run_with_password(addr: &str, args: &[&str], password: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--server", addr])
+        .args(args)
+        .env("CAIRN_PLAYTAK_PASSWORD", password)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_refused_login_is_one_error_and_exit_1() {
+    let (listener, addr) = listen();
+    // Shapes the server refuses are refused before connecting.
+    let name = " (a letter, then 3 to 15 letters, digits or _)";
+    for (user, password, error) in [
+        (
+            "ab1",
+            "secret",
+            format!("--user ab1: not a playtak name{name}"),
+        ),
+        (
+            "9lives",
+            "secret",
+            format!("--user 9lives: not a playtak name{name}"),
+        ),
+        (
+            "cairn",
+            "12345",
+            "the password has 5 characters; the server takes 6 to 50".into(),
+        ),
+    ] {
+        let (code, stderr) = finish(run_with_password(&addr, &["--user", user], password));
+        assert_eq!(code, Some(1), "{stderr}");
+        assert_eq!(stderr, format!("error: {error}\n"));
+    }
+    // A `NOK` to `Login` (as for a shape the server's pattern refuses) ends the run.
+    let child = run_with_password(&addr, &["--user", "cairn"], "secret");
+    let mut peer = Peer::accept(&listener);
+    assert_eq!(peer.login_line(), "Login cairn secret");
+    peer.send("NOK");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.matches("refused").count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("error: login as cairn refused: the server answers `NOK`"),
+        "{stderr}"
+    );
+    // A wrong password: the error once, with the log on as by default.
+    let child = run_with_password(&addr, &["--user", "cairn"], "secret");
+    let mut peer = Peer::accept(&listener);
+    peer.login_line();
+    peer.send("Authentication failure");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("Authentication failure").count(),
+        1,
+        "{stderr}"
+    );
+    // A server that never greets (a WebSocket port spoken to in plain TCP) is not retried for
+    // ever: its test would wait the 30 s login timeout, so it is left to the real server test.
+}
+
+#[test]
+fn no_move_goes_out_before_the_game_is_resumed() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &["--tc", "600+0", "--reconnect-delay", "100"]);
+    // Cairn plays White on a long clock: it is thinking when the connection drops.
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    let start = "Game Start 5 cairn vs bob white 5 600 0 0 21 1 0 0 0 0 1";
+    peer.send(start);
+    peer.only_pings_for(Duration::from_millis(300));
+    drop(peer);
+    // The new connection: the login comes first (`handshake` checks it), and after `Welcome`
+    // nothing but PINGs until the game is resent.
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.only_pings_for(Duration::from_millis(500));
+    peer.send(start);
+    peer.send("Game#5 Timems 599000 600000");
+    peer.send("Message Your game is resumed");
+    let mv = move_of_5(&mut peer);
+    Board::<5>::new(0).apply_server(&mv);
+    peer.send("Game#5 Timems 599000 600000");
+    peer.send("OK");
+    peer.send("Game#5 Over 0-1");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stderr.contains("found before the connection dropped"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("refused"), "{stderr}");
+}
+
+#[test]
+fn a_draw_offer_made_while_thinking_is_answered() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &["--tc", "600+0", "--accept-draw"]);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    // White gives 4 flats of komi (not winning); the offer comes as the first search starts.
+    peer.writer
+        .write_all(b"Game Start 5 cairn vs bob white 5 600 0 8 21 1 0 0 0 0 1\nGame#5 OfferDraw\n")
+        .unwrap();
+    peer.expect("Game#5 OfferDraw");
+    peer.send("OK");
+    peer.send("Game#5 Over 1/2-1/2");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(stderr.contains("accepting the draw offer"), "{stderr}");
+    assert!(!stderr.contains("declined"), "{stderr}");
 }

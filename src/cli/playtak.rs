@@ -82,6 +82,9 @@ pub struct PlaytakCli {
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
+    /// Seconds after a PING with no line back before the link counts as dead and is made again.
+    #[arg(long, default_value_t = 10.0, hide = true)]
+    pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
     #[arg(long, default_value_t = 1000, hide = true)]
     pub reconnect_delay: u64,
@@ -134,6 +137,7 @@ impl From<PlaytakCli> for PlaytakArgs {
             threads: cli.threads,
             move_overhead: cli.move_overhead,
             ping_interval: cli.ping_interval,
+            ping_timeout: cli.ping_timeout,
             reconnect_delay: cli.reconnect_delay,
         }
     }

@@ -77,6 +77,9 @@ pub struct Config {
     pub engine: engine::Options,
     /// Time between `PING`s.
     pub ping_interval: Duration,
+    /// A `PING` with no line at all from the server for this long means a dead link: the
+    /// connection is closed and made again.
+    pub ping_timeout: Duration,
     /// The first wait before reconnecting; it doubles up to [`MAX_RECONNECT_DELAY`].
     pub reconnect_delay: Duration,
     /// Keeps every line sent and received.
@@ -130,6 +133,9 @@ enum Pending {
     Move,
     /// `Accept`: answered by `Game Start`, or `NOK`.
     Accept,
+    /// `Login`: answered by `Welcome NAME!`, `Authentication failure`, or `NOK` (a name or
+    /// password of a shape the server does not take).
+    Login,
 }
 
 /// A game in progress.
@@ -155,6 +161,11 @@ struct Game {
     /// Measured lag per move, ms: what the server charged beyond Cairn's own thinking (moving
     /// average).
     lag_ms: u64,
+    /// The connection on which the server last sent this game's `Game Start`: moves go out
+    /// only on that connection, once logged in.
+    conn: u64,
+    /// The opponent offers a draw and Cairn has not answered yet.
+    draw_offered: bool,
 }
 
 impl Game {
@@ -218,15 +229,23 @@ pub struct Client {
     /// A send failed: the connection is gone.
     broken: Option<String>,
     next_conn: u64,
+    /// The id of the current connection.
+    conn_id: u64,
     /// The name the server gave at login.
     name: Option<String>,
     game: Option<Game>,
     games_done: u32,
     pending: VecDeque<Pending>,
     generation: u64,
-    /// The generation of the search running, if any.
-    searching: Option<u64>,
+    /// The last search started: its generation and the game's moves then. Whether it still
+    /// runs is the engine's to say.
+    searched: Option<(u64, Vec<String>)>,
+    /// A best move that could not be sent (the connection dropped while searching), with the
+    /// moves it answers; played when the resumed game reaches the same position.
+    queued: Option<(Vec<String>, String)>,
     last_ping: Instant,
+    /// When the oldest `PING` that has had no line back was sent.
+    ping_unanswered: Option<Instant>,
     /// After a reconnection with a game in progress: until when to wait for it.
     awaiting_resume: Option<Instant>,
     /// A seek number accepted, waiting for its game.
@@ -243,8 +262,17 @@ pub fn run(config: Config) -> Result<(), String> {
         match client.connection()? {
             End::Done => return Ok(()),
             End::Dropped(why, logged_in) => {
-                if !ever_connected && !logged_in && client.conn.is_none() {
-                    return Err(format!("cannot connect to {}: {why}", client.config.server));
+                if !ever_connected && !logged_in {
+                    return Err(match client.conn {
+                        None => format!("cannot connect to {}: {why}", client.config.server),
+                        // Connected, but no login: not a playtak telnet port (a WebSocket
+                        // port waits for its handshake and says nothing).
+                        Some(_) => format!(
+                            "{} does not answer as a playtak server ({why}); for a WebSocket \
+                             port give --websocket",
+                            client.config.server
+                        ),
+                    });
                 }
                 ever_connected = true;
                 if logged_in {
@@ -275,13 +303,16 @@ impl Client {
             conn: None,
             broken: None,
             next_conn: 1,
+            conn_id: 0,
             name: None,
             game: None,
             games_done: 0,
             pending: VecDeque::new(),
             generation: 0,
-            searching: None,
+            searched: None,
+            queued: None,
             last_ping: Instant::now(),
+            ping_unanswered: None,
             awaiting_resume: None,
             accepting: None,
         })
@@ -303,13 +334,16 @@ impl Client {
         };
         log::info!("connected to {}", self.config.server);
         self.conn = Some(conn);
+        self.conn_id = id;
         self.broken = None;
+        self.ping_unanswered = None;
         self.pending.clear();
         self.accepting = None;
         self.name = None;
         let started = Instant::now();
         let end = self.serve(id, started);
-        // Whatever ended the connection, no search of it goes on.
+        // A search running when the connection ends stops now, so that its best move is the
+        // first event the next connection sees: it waits in `queued` for the resumed game.
         self.stop_search();
         if let Some(conn) = &mut self.conn {
             conn.close();
@@ -332,6 +366,7 @@ impl Client {
             match self.rx.recv_timeout(self.wait_time()) {
                 Ok(Event::Net(from, incoming)) if from == id => match incoming {
                     Incoming::Line(line) => {
+                        self.ping_unanswered = None;
                         if let Some(t) = &self.config.transcript {
                             t.input(&line);
                         }
@@ -364,6 +399,9 @@ impl Client {
                 .saturating_sub(self.last_ping.elapsed());
             wait = wait.min(ping);
         }
+        if let Some(sent) = self.ping_unanswered {
+            wait = wait.min(self.config.ping_timeout.saturating_sub(sent.elapsed()));
+        }
         if let Some(until) = self.game.as_ref().and_then(|g| g.settling) {
             wait = wait.min(until.saturating_duration_since(Instant::now()));
         }
@@ -374,6 +412,17 @@ impl Client {
     /// turn.
     fn tick(&mut self) {
         if self.name.is_none() {
+            return;
+        }
+        if self
+            .ping_unanswered
+            .is_some_and(|t| t.elapsed() >= self.config.ping_timeout)
+        {
+            let why = format!(
+                "no answer to PING in {:.1} s: the link is dead",
+                self.config.ping_timeout.as_secs_f64()
+            );
+            self.broken.get_or_insert(why);
             return;
         }
         if self.last_ping.elapsed() >= self.config.ping_interval {
@@ -395,6 +444,7 @@ impl Client {
 
     fn ping(&mut self) {
         self.last_ping = Instant::now();
+        self.ping_unanswered.get_or_insert(self.last_ping);
         self.send_expecting("PING", Pending::Command("PING".to_string()));
     }
 
@@ -436,28 +486,27 @@ impl Client {
             ServerMsg::LoginPrompt => self.log_in(),
             ServerMsg::LoggedIn(name) => {
                 log::info!("logged in as {name}");
+                self.answered(|p| matches!(p, Pending::Login));
                 self.name = Some(name);
                 self.ping();
-                if self.game.is_some() {
-                    self.awaiting_resume = Some(Instant::now() + RESUME_TIMEOUT);
-                } else {
-                    self.look_for_game();
+                match &self.game {
+                    // A guest's game is resent before `Welcome`: already resumed.
+                    Some(game) if game.conn == self.conn_id => {}
+                    Some(_) => self.awaiting_resume = Some(Instant::now() + RESUME_TIMEOUT),
+                    None => self.look_for_game(),
                 }
             }
             ServerMsg::AuthFailure => {
-                let who = match &self.config.login {
-                    Login::User { name, .. } => name.as_str(),
-                    Login::Guest { .. } => "Guest",
-                };
                 return Err(format!(
-                    "login as {who} failed: the server says `Authentication failure` \
-                     (check the user name and the password)"
+                    "login as {} failed: the server says `Authentication failure` \
+                     (check the user name and the password)",
+                    self.login_name()
                 ));
             }
             ServerMsg::Ok => {
                 self.pending.pop_front();
             }
-            ServerMsg::Nok => self.on_nok(),
+            ServerMsg::Nok => self.on_nok()?,
             ServerMsg::Error(reason) => log::warn!("server error: {reason}"),
             ServerMsg::SeekNew(seek) => self.on_seek(&seek),
             ServerMsg::SeekRemove(_) => {}
@@ -481,7 +530,12 @@ impl Client {
                 };
                 self.finish(result, "the opponent abandoned it");
             }
-            ServerMsg::OfferDraw(game) if self.is_current(game) => self.on_draw_offer(game),
+            ServerMsg::OfferDraw(game) if self.is_current(game) => {
+                if let Some(g) = &mut self.game {
+                    g.draw_offered = true;
+                }
+                self.answer_draw();
+            }
             ServerMsg::RequestUndo(game) if self.is_current(game) => {
                 if self.config.accept_undo {
                     log::info!("game {game}: granting the opponent's undo request");
@@ -491,8 +545,14 @@ impl Client {
                     log::info!("game {game}: undo request not granted (--accept-undo is off)");
                 }
             }
-            ServerMsg::RemoveDraw(game) | ServerMsg::RemoveUndo(game) if self.is_current(game) => {
-                log::info!("game {game}: the opponent withdrew an offer");
+            ServerMsg::RemoveDraw(game) if self.is_current(game) => {
+                log::info!("game {game}: the opponent withdrew the draw offer");
+                if let Some(g) = &mut self.game {
+                    g.draw_offered = false;
+                }
+            }
+            ServerMsg::RemoveUndo(game) if self.is_current(game) => {
+                log::info!("game {game}: the opponent withdrew the undo request");
             }
             ServerMsg::Undo(game) if self.is_current(game) => self.on_undo(),
             ServerMsg::Message(text) => {
@@ -528,7 +588,22 @@ impl Client {
             Login::Guest { token } => format!("Login Guest {token}"),
             Login::User { name, password } => format!("Login {name} {password}"),
         };
-        self.send(&line);
+        self.send_expecting(&line, Pending::Login);
+    }
+
+    /// Takes the first pending command that `is` (an answer that is not `OK`/`NOK`).
+    fn answered(&mut self, is: impl Fn(&Pending) -> bool) {
+        if let Some(i) = self.pending.iter().position(is) {
+            self.pending.remove(i);
+        }
+    }
+
+    /// Who logs in, for messages.
+    fn login_name(&self) -> &str {
+        match &self.config.login {
+            Login::User { name, .. } => name,
+            Login::Guest { .. } => "a guest",
+        }
     }
 
     fn look_for_game(&mut self) {
@@ -546,8 +621,17 @@ impl Client {
         }
     }
 
-    fn on_nok(&mut self) {
+    fn on_nok(&mut self) -> Result<(), String> {
         match self.pending.pop_front() {
+            Some(Pending::Login) => {
+                return Err(format!(
+                    "login as {} refused: the server answers `NOK` (a user name is a letter \
+                     and 3 to 15 letters, digits or _, a password 6 to 50 characters without \
+                     spaces; is {} the server's telnet port?)",
+                    self.login_name(),
+                    self.config.server
+                ))
+            }
             Some(Pending::Move) => self.move_refused(),
             Some(Pending::Accept) => {
                 log::warn!("the server refused to start the game (the seek is gone?)");
@@ -556,6 +640,7 @@ impl Client {
             Some(Pending::Command(command)) => log::warn!("the server refused `{command}`"),
             None => log::warn!("NOK with no command waiting"),
         }
+        Ok(())
     }
 
     fn on_seek(&mut self, seek: &SeekInfo) {
@@ -597,13 +682,7 @@ impl Client {
     }
 
     fn on_game_start(&mut self, start: GameStart) {
-        if let Some(i) = self
-            .pending
-            .iter()
-            .position(|p| matches!(p, Pending::Accept))
-        {
-            self.pending.remove(i);
-        }
+        self.answered(|p| matches!(p, Pending::Accept));
         self.accepting = None;
         let resumed = self.is_current(start.game) || self.awaiting_resume.is_some();
         self.awaiting_resume = None;
@@ -611,6 +690,7 @@ impl Client {
             if let Some(old) = &self.game {
                 log::warn!("game {} was left without a result", old.start.game);
             }
+            self.queued = None;
         }
         self.stop_search();
         self.generation += 1;
@@ -659,6 +739,8 @@ impl Client {
             sent: None,
             think_from: Instant::now(),
             lag_ms: 0,
+            conn: self.conn_id,
+            draw_offered: false,
         });
         if let Err(e) = ready {
             log::error!("game {game}: {e}; resigning");
@@ -729,12 +811,15 @@ impl Client {
     /// Starts a search if it is Cairn's turn and none runs for this position; stops one that
     /// no longer fits.
     fn maybe_search(&mut self) {
-        if let Some(running) = self.searching {
-            if running == self.generation {
-                return;
-            }
-            self.stop_search();
+        if self
+            .searched
+            .as_ref()
+            .is_some_and(|(generation, _)| *generation == self.generation)
+        {
+            return;
         }
+        // A search of an older position does not fit any more.
+        self.stop_search();
         let Some(game) = &mut self.game else {
             return;
         };
@@ -747,9 +832,20 @@ impl Client {
         if game.to_move() != game.ours()
             || game.refused >= MAX_REFUSED_MOVES
             || self.engine.result().is_some()
+            || !self.may_move()
         {
             return;
         }
+        if let Some((moves, best)) = self.queued.take() {
+            if self.game.as_ref().is_some_and(|g| g.moves == moves) {
+                log::info!("playing {best}, found before the connection dropped");
+                self.play(&best);
+                return;
+            }
+        }
+        let Some(game) = &mut self.game else {
+            return;
+        };
         // The server runs Cairn's clock from when it sent the last move; the network's lag on
         // the moves to come is kept off it.
         let clock = game.our_clock();
@@ -778,17 +874,29 @@ impl Client {
         let reporter: engine::Reporter = Arc::new(move |event| {
             let _ = tx.send(Event::Search(generation, event));
         });
+        let moves = game.moves.clone();
         match self.engine.go(limits, reporter) {
-            Ok(()) => self.searching = Some(generation),
+            Ok(()) => self.searched = Some((generation, moves)),
             Err(e) => log::error!("cannot start the search: {e}"),
         }
     }
 
+    /// Whether a move may go out now: logged in, on the connection that (re)started the game,
+    /// its resent moves in.
+    fn may_move(&self) -> bool {
+        self.name.is_some()
+            && self.conn.is_some()
+            && self.awaiting_resume.is_none()
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.conn == self.conn_id && g.settling.is_none())
+    }
+
+    /// Stops the search if one runs (its best move still arrives, and is dropped or queued).
     fn stop_search(&mut self) {
-        if self.searching.take().is_some() {
-            self.engine.stop();
-            self.engine.wait();
-        }
+        self.engine.stop();
+        self.engine.wait();
     }
 
     fn on_search(&mut self, generation: u64, event: SearchEvent) {
@@ -798,16 +906,26 @@ impl Client {
                 if let (true, Some(game)) = (current, &mut self.game) {
                     if info.multipv == 1 {
                         game.score = Some((game.moves.len(), info.score.0));
+                        self.answer_draw();
                     }
                 }
             }
             SearchEvent::Message(text) => log::info!("engine: {text}"),
             SearchEvent::BestMove(best) => {
-                if self.searching == Some(generation) {
-                    self.searching = None;
-                }
-                if current {
+                log::debug!(
+                    "best move {best} of search {generation} (now {}, last started {:?})",
+                    self.generation,
+                    self.searched.as_ref().map(|s| s.0)
+                );
+                if current && self.may_move() {
                     self.play(&best);
+                    self.answer_draw();
+                } else if let Some((_, moves)) = self
+                    .searched
+                    .take_if(|(searched, _)| *searched == generation)
+                {
+                    log::info!("{best} found, but the game is not back yet; keeping it");
+                    self.queued = Some((moves, best));
                 }
             }
         }
@@ -838,21 +956,39 @@ impl Client {
         self.send_expecting(&format!("Game#{no} {command}"), Pending::Move);
     }
 
-    fn on_draw_offer(&mut self, no: u64) {
+    /// Answers a standing draw offer by policy: at once if `--accept-draw` is off, else as soon
+    /// as there is an evaluation (the running search's first iteration, at the latest its move).
+    fn answer_draw(&mut self) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        if !game.draw_offered {
+            return;
+        }
+        let no = game.start.game;
         if !self.config.accept_draw {
             log::info!("game {no}: draw offer declined (--accept-draw is off)");
+            self.draw_answered();
             return;
         }
         match self.score_for_us() {
             Some(score) if score <= DRAW_ACCEPT_MAX => {
                 log::info!("game {no}: accepting the draw offer (eval {score:+} centiflats)");
+                self.draw_answered();
                 let line = format!("Game#{no} OfferDraw");
                 self.send_expecting(&line, Pending::Command(line.clone()));
             }
             Some(score) => {
                 log::info!("game {no}: draw offer declined (eval {score:+} centiflats)");
+                self.draw_answered();
             }
-            None => log::info!("game {no}: draw offer declined (no evaluation yet)"),
+            None => log::info!("game {no}: draw offer kept until the search has an evaluation"),
+        }
+    }
+
+    fn draw_answered(&mut self) {
+        if let Some(game) = &mut self.game {
+            game.draw_offered = false;
         }
     }
 
@@ -866,7 +1002,7 @@ impl Client {
                 return Some(score);
             }
         }
-        if self.searching.is_some() {
+        if self.engine.is_searching() {
             return None;
         }
         let ours = game.to_move() == game.ours();
@@ -884,6 +1020,7 @@ impl Client {
     fn finish(&mut self, result: &str, how: &str) {
         self.stop_search();
         self.generation += 1;
+        self.queued = None;
         let Some(game) = self.game.take() else {
             return;
         };

@@ -82,6 +82,8 @@ pub struct PlaytakArgs {
     pub move_overhead: u64,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     pub ping_interval: f64,
+    /// Seconds after a PING with no line back before the link counts as dead.
+    pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
     pub reconnect_delay: u64,
 }
@@ -98,7 +100,7 @@ pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
     match client::run(config) {
         Ok(()) => 0,
         Err(e) => {
-            log::error!("{e}");
+            // One line: the log goes to the same stderr.
             eprintln!("error: {e}");
             1
         }
@@ -108,6 +110,11 @@ pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
 /// Checks the arguments and builds the session's configuration.
 pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Config, String> {
     let login = match &args.user {
+        Some(name) if !valid_name(name) => {
+            return Err(format!(
+                "--user {name}: not a playtak name (a letter, then 3 to 15 letters, digits or _)"
+            ))
+        }
         Some(name) => Login::User {
             name: name.clone(),
             password: password(args)?,
@@ -122,6 +129,9 @@ pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Conf
     };
     if !(args.ping_interval > 0.0 && args.ping_interval <= 30.0) {
         return Err("--ping-interval must be above 0 and at most 30 seconds".to_string());
+    }
+    if !(args.ping_timeout > 0.0 && args.ping_timeout <= 300.0) {
+        return Err("--ping-timeout must be above 0 and at most 300 seconds".to_string());
     }
     Ok(Config {
         server: args.server.clone(),
@@ -139,6 +149,7 @@ pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Conf
             ..engine::Options::default()
         },
         ping_interval: Duration::from_secs_f64(args.ping_interval),
+        ping_timeout: Duration::from_secs_f64(args.ping_timeout),
         reconnect_delay: Duration::from_millis(args.reconnect_delay.max(1)),
         transcript,
     })
@@ -157,6 +168,12 @@ fn password(args: &PlaytakArgs) -> Result<String, String> {
     };
     if password.is_empty() || password.contains(char::is_whitespace) {
         return Err("the password is empty or contains white space".to_string());
+    }
+    let length = password.chars().count();
+    if !(6..=50).contains(&length) {
+        return Err(format!(
+            "the password has {length} characters; the server takes 6 to 50"
+        ));
     }
     Ok(password)
 }
