@@ -125,10 +125,11 @@ fn listen() -> (TcpListener, String) {
     (listener, addr)
 }
 
-/// Starts `cairn playtak` against `addr` with `args`, as user `cairn` (password `secret`).
+/// Starts `cairn playtak` against `addr` with `args` and `--quiet`, as user `cairn` (password
+/// `secret`).
 fn client(addr: &str, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["playtak", "--server", addr, "--hash", "2"])
+        .args(["playtak", "--server", addr, "--hash", "2", "--quiet"])
         .args(args)
         .env("CAIRN_PLAYTAK_PASSWORD", "secret")
         .env("RUST_LOG", "warn,cairn::playtak=debug")

@@ -16,7 +16,7 @@
 
 use super::protocol::{self, GameStart, Seek, SeekInfo, ServerMsg};
 use super::transport::{Connection, Incoming};
-use crate::board::{reserves_for_size, Color};
+use crate::board::{reserves_for_size, Color, GameResult};
 use crate::engine::{self, Engine, SearchEvent, Start};
 use crate::notation::ptn_game::PtnPly;
 use crate::notation::{PtnGame, PtnMove};
@@ -48,10 +48,47 @@ pub enum Login {
 /// How to find games.
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// Post this seek (again after every game).
-    Seek(Seek),
-    /// Accept the seeks of this player.
-    Accept(String),
+    /// Post these seeks in turn, one after each game (the server keeps one seek per player).
+    Seek(Vec<Seek>),
+    /// Accept the seeks that pass this filter.
+    Accept(AcceptFilter),
+}
+
+/// Which seeks to accept (besides the standard pieces and a seek open to Cairn).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AcceptFilter {
+    /// The seeker; `None`: anyone.
+    pub player: Option<String>,
+    /// Board sizes; empty: any.
+    pub sizes: Vec<usize>,
+    /// Starting time, seconds, from and to.
+    pub time: Option<(u64, u64)>,
+    /// Rated games only (`Some(true)`), unrated only (`Some(false)`), or either.
+    pub rated: Option<bool>,
+}
+
+impl AcceptFilter {
+    /// Why `seek` does not pass, if it does not.
+    pub fn refuses(&self, seek: &SeekInfo) -> Option<String> {
+        if let Some(player) = &self.player {
+            if !seek.name.eq_ignore_ascii_case(player) {
+                return Some(format!("not by {player}"));
+            }
+        }
+        if !self.sizes.is_empty() && !self.sizes.contains(&seek.size) {
+            return Some(format!("size {} not accepted", seek.size));
+        }
+        if let Some((from, to)) = self.time {
+            if !(from..=to).contains(&seek.time) {
+                return Some(format!("{} s not in {from} to {to} s", seek.time));
+            }
+        }
+        match self.rated {
+            Some(true) if seek.unrated => Some("unrated".to_string()),
+            Some(false) if !seek.unrated => Some("rated".to_string()),
+            _ => None,
+        }
+    }
 }
 
 /// Everything a session needs.
@@ -71,6 +108,10 @@ pub struct Config {
     pub accept_undo: bool,
     /// Accept draw offers when the evaluation says Cairn is not winning.
     pub accept_draw: bool,
+    /// Resign a game that is lost by Cairn's own judgement ([`RESIGN_BELOW`]).
+    pub resign: bool,
+    /// No chat: no greeting, no reply to a declined undo or draw.
+    pub quiet: bool,
     /// Write each finished game here as PTN.
     pub ptn_dir: Option<PathBuf>,
     /// Engine options (hash, threads, move overhead); komi comes from each game.
@@ -100,6 +141,11 @@ const MAX_REFUSED_MOVES: u32 = 2;
 const DRAW_EVAL_NODES: u64 = 20_000;
 /// A draw is accepted at or below this score (centiflats, Cairn's view): not winning.
 const DRAW_ACCEPT_MAX: i32 = 0;
+/// With `--resign`: a game is resigned when the search proves a loss, or when the evaluation
+/// of Cairn's move is below minus this many centiflats ...
+pub const RESIGN_BELOW: i32 = 800;
+/// ... for this many of its moves in a row.
+pub const RESIGN_AFTER_MOVES: u32 = 6;
 /// Moves of measured lag kept off the clock the engine sees, so that it plans for the time the
 /// network will take from the moves still to come.
 const LAG_RESERVE_MOVES: u64 = 40;
@@ -116,6 +162,8 @@ pub enum Event {
     Net(u64, Incoming),
     /// From the search of generation `.0`.
     Search(u64, SearchEvent),
+    /// A request to stop (SIGTERM or SIGINT), by its signal's name.
+    Stop(&'static str),
 }
 
 impl From<(u64, Incoming)> for Event {
@@ -166,6 +214,12 @@ struct Game {
     conn: u64,
     /// The opponent offers a draw and Cairn has not answered yet.
     draw_offered: bool,
+    /// Cairn accepted a draw offer.
+    draw_accepted: bool,
+    /// Cairn resigned.
+    resigned: bool,
+    /// Cairn's moves in a row whose evaluation was below [`RESIGN_BELOW`].
+    losing_moves: u32,
 }
 
 impl Game {
@@ -250,17 +304,25 @@ pub struct Client {
     awaiting_resume: Option<Instant>,
     /// A seek number accepted, waiting for its game.
     accepting: Option<u64>,
+    /// The seek to post next (an index into the seeks).
+    next_seek: usize,
+    /// Stop requests received: after the first, no new game; the second resigns the game.
+    stops: u32,
 }
 
 /// Plays on the server until the games are played; an error (a failed login, a first
 /// connection that fails) is one line for the user.
 pub fn run(config: Config) -> Result<(), String> {
     let mut client = Client::new(config)?;
+    client.forward_signals()?;
     let mut delay = client.config.reconnect_delay;
     let mut ever_connected = false;
     loop {
         match client.connection()? {
-            End::Done => return Ok(()),
+            End::Done => {
+                client.log_exit();
+                return Ok(());
+            }
             End::Dropped(why, logged_in) => {
                 if !ever_connected && !logged_in {
                     return Err(match client.conn {
@@ -286,7 +348,10 @@ pub fn run(config: Config) -> Result<(), String> {
             }
         }
         client.conn = None;
-        std::thread::sleep(delay);
+        if client.wait_to_reconnect(delay) {
+            client.log_exit();
+            return Ok(());
+        }
         delay = (delay * 2).min(MAX_RECONNECT_DELAY);
     }
 }
@@ -315,7 +380,121 @@ impl Client {
             ping_unanswered: None,
             awaiting_resume: None,
             accepting: None,
+            next_seek: 0,
+            stops: 0,
         })
+    }
+
+    /// Turns SIGTERM and SIGINT into [`Event::Stop`].
+    fn forward_signals(&self) -> Result<(), String> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT])
+            .map_err(|e| format!("cannot handle SIGTERM and SIGINT: {e}"))?;
+        let tx = self.tx.clone();
+        std::thread::Builder::new()
+            .name("playtak-signals".to_string())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    let name = if signal == SIGINT {
+                        "SIGINT"
+                    } else {
+                        "SIGTERM"
+                    };
+                    if tx.send(Event::Stop(name)).is_err() {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the signal thread: {e}"))?;
+        Ok(())
+    }
+
+    /// Waits `delay` before reconnecting, still taking stop requests (and a search's last
+    /// move, which is queued); true to stop now.
+    fn wait_to_reconnect(&mut self, delay: Duration) -> bool {
+        let until = Instant::now() + delay;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            match self.rx.recv_timeout(left) {
+                Ok(Event::Stop(signal)) => {
+                    self.on_stop(signal);
+                    if self.game.is_none() || self.stops >= 2 {
+                        return true;
+                    }
+                }
+                Ok(Event::Search(generation, event)) => self.on_search(generation, event),
+                Ok(Event::Net(..)) | Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return true,
+            }
+        }
+    }
+
+    fn log_exit(&self) {
+        let games = self.games_done;
+        if self.stops > 0 {
+            match &self.game {
+                Some(game) => log::warn!(
+                    "stopped after {games} games; game {} left unfinished (the server scores it \
+                     as abandoned if Cairn does not come back in time)",
+                    game.start.game
+                ),
+                None => log::info!("stopped as asked after {games} games"),
+            }
+        } else {
+            log::info!("done: {games} games played");
+        }
+    }
+
+    /// A stop request: the first lets the game in progress finish and posts no new seek; the
+    /// second resigns the game; a third (or a second while logged out) stops at once.
+    fn on_stop(&mut self, signal: &str) {
+        self.stops += 1;
+        let Some(game) = &self.game else {
+            log::info!("{signal}: no game in progress; stopping");
+            return;
+        };
+        let no = game.start.game;
+        match self.stops {
+            1 => log::info!(
+                "{signal}: finishing game {no}, then stopping (a second signal resigns it)"
+            ),
+            2 if self.name.is_some() => {
+                log::warn!("{signal} again: resigning game {no}");
+                self.resign();
+            }
+            _ => log::warn!("{signal} again: stopping now"),
+        }
+    }
+
+    /// Resigns the game in progress.
+    fn resign(&mut self) {
+        self.stop_search();
+        self.generation += 1;
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        game.resigned = true;
+        let line = format!("Game#{} Resign", game.start.game);
+        self.send(&line);
+    }
+
+    /// Says `text` to the opponent (unless `--quiet`).
+    fn tell(&mut self, text: &str) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        if self.config.quiet {
+            return;
+        }
+        let opponent = match game.ours() {
+            Color::White => &game.start.black,
+            Color::Black => &game.start.white,
+        };
+        let line = format!("Tell {opponent} {text}");
+        self.send(&line);
     }
 
     /// One connection: connect, log in, play; returns how it ended.
@@ -376,6 +555,7 @@ impl Client {
                 },
                 Ok(Event::Net(..)) => {}
                 Ok(Event::Search(generation, event)) => self.on_search(generation, event),
+                Ok(Event::Stop(signal)) => self.on_stop(signal),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("internal error: the event channel closed".to_string())
@@ -386,7 +566,10 @@ impl Client {
     }
 
     fn finished(&self) -> bool {
-        self.game.is_none() && self.config.games.is_some_and(|n| self.games_done >= n)
+        let played = self.config.games.is_some_and(|n| self.games_done >= n);
+        (self.game.is_none() && (played || self.stops > 0))
+            || self.stops >= 3
+            || (self.stops >= 2 && self.name.is_none())
     }
 
     /// How long to wait for the next event before [`Client::tick`] has something to do.
@@ -451,9 +634,10 @@ impl Client {
     /// Sends a line that gets no `OK`.
     fn send(&mut self, line: &str) {
         if let Some(t) = &self.config.transcript {
-            // The password never reaches the transcript.
+            // Neither the password nor a guest's token (which brings back the guest) reaches
+            // the transcript.
             match line.strip_prefix("Login ") {
-                Some(rest) if !rest.starts_with("Guest") => {
+                Some(rest) if rest.contains(' ') => {
                     let name = rest.split(' ').next().unwrap_or_default();
                     t.output(&format!("Login {name} ********"));
                 }
@@ -521,14 +705,14 @@ impl Client {
                 }
             }
             ServerMsg::Over { game, result } if self.is_current(game) => {
-                self.finish(&result, "the server ended it");
+                self.finish(&result, false);
             }
             ServerMsg::Abandoned { game } if self.is_current(game) => {
                 let result = match self.game.as_ref().map(Game::ours) {
                     Some(Color::White) => "1-0",
                     _ => "0-1",
                 };
-                self.finish(result, "the opponent abandoned it");
+                self.finish(result, true);
             }
             ServerMsg::OfferDraw(game) if self.is_current(game) => {
                 if let Some(g) = &mut self.game {
@@ -543,6 +727,7 @@ impl Client {
                     self.send_expecting(&line, Pending::Command(line.clone()));
                 } else {
                     log::info!("game {game}: undo request not granted (--accept-undo is off)");
+                    self.tell("Sorry, I do not take moves back.");
                 }
             }
             ServerMsg::RemoveDraw(game) if self.is_current(game) => {
@@ -607,14 +792,22 @@ impl Client {
     }
 
     fn look_for_game(&mut self) {
+        if self.stops > 0 {
+            return;
+        }
         match &self.config.mode {
-            Mode::Seek(seek) => {
+            Mode::Seek(seeks) => {
+                let Some(seek) = seeks.get(self.next_seek % seeks.len().max(1)) else {
+                    return;
+                };
+                self.next_seek += 1;
                 let line = seek.command();
                 log::info!("seeking: {}", line.trim_end());
                 self.send(&line);
             }
-            Mode::Accept(name) => {
-                log::info!("waiting for a seek by {name}");
+            Mode::Accept(filter) => {
+                let by = filter.player.as_deref().unwrap_or("anyone");
+                log::info!("waiting for a seek by {by}");
                 // The seeks are resent, so one posted during the last game is seen too.
                 self.send("List");
             }
@@ -644,16 +837,24 @@ impl Client {
     }
 
     fn on_seek(&mut self, seek: &SeekInfo) {
-        let Mode::Accept(wanted) = &self.config.mode else {
+        let Mode::Accept(filter) = &self.config.mode else {
             return;
         };
-        if self.game.is_some() || self.accepting.is_some() || self.awaiting_resume.is_some() {
-            return;
-        }
-        if !seek.name.eq_ignore_ascii_case(wanted) {
+        if self.game.is_some()
+            || self.accepting.is_some()
+            || self.awaiting_resume.is_some()
+            || self.stops > 0
+        {
             return;
         }
         let me = self.name.as_deref().unwrap_or_default();
+        if seek.name.eq_ignore_ascii_case(me) {
+            return;
+        }
+        if let Some(why) = filter.refuses(seek) {
+            log::debug!("not accepting seek {} by {}: {why}", seek.no, seek.name);
+            return;
+        }
         if seek
             .opponent
             .as_ref()
@@ -665,14 +866,14 @@ impl Client {
             .is_some_and(|(s, c)| u32::from(s) == seek.flats && u32::from(c) == seek.caps);
         if !standard {
             log::warn!(
-                "not accepting seek {} by {}: {}x{} with {} flats and {} capstones; Cairn \
-                 plays sizes 3 to 8 with the standard pieces",
+                "not accepting seek {} by {}: {}x{} with {} and {}; Cairn plays sizes 3 to 8 \
+                 with the standard pieces",
                 seek.no,
                 seek.name,
                 seek.size,
                 seek.size,
-                seek.flats,
-                seek.caps
+                super::plural(seek.flats, "flat"),
+                super::plural(seek.caps, "capstone")
             );
             return;
         }
@@ -741,10 +942,18 @@ impl Client {
             lag_ms: 0,
             conn: self.conn_id,
             draw_offered: false,
+            draw_accepted: false,
+            resigned: false,
+            losing_moves: 0,
         });
         if let Err(e) = ready {
             log::error!("game {game}: {e}; resigning");
-            self.send(&format!("Game#{game} Resign"));
+            self.resign();
+        } else if !resumed {
+            self.tell(&format!(
+                "Hi! I am Cairn {}, a Tak engine. Have a good game!",
+                env!("CARGO_PKG_VERSION")
+            ));
         }
     }
 
@@ -769,7 +978,7 @@ impl Client {
                 game.moves.pop();
             }
             log::error!("game {no}: the server's move `{mv}` does not fit: {e}; resigning");
-            self.send(&format!("Game#{no} Resign"));
+            self.resign();
         }
     }
 
@@ -804,7 +1013,7 @@ impl Client {
         }
         if refused >= MAX_REFUSED_MOVES {
             log::error!("game {no}: {refused} moves refused; resigning");
-            self.send(&format!("Game#{no} Resign"));
+            self.resign();
         }
     }
 
@@ -881,6 +1090,44 @@ impl Client {
         }
     }
 
+    /// With `--resign`, after a search of Cairn's move: whether the game is lost by its own
+    /// judgement (a proven loss, or [`RESIGN_AFTER_MOVES`] evaluations in a row below
+    /// [`RESIGN_BELOW`]).
+    fn lost_by_own_judgement(&mut self) -> bool {
+        let Some(game) = &mut self.game else {
+            return false;
+        };
+        let Some((_, score)) = game.score.filter(|(at, _)| *at == game.moves.len()) else {
+            return false;
+        };
+        let no = game.start.game;
+        game.losing_moves = if score < -RESIGN_BELOW {
+            game.losing_moves + 1
+        } else {
+            0
+        };
+        if !self.config.resign {
+            return false;
+        }
+        let score = crate::score::Score(score);
+        if score.is_proven() && score.0 < 0 {
+            log::info!(
+                "game {no}: resigning, the search proves a loss ({})",
+                score.short()
+            );
+            return true;
+        }
+        if game.losing_moves >= RESIGN_AFTER_MOVES {
+            log::info!(
+                "game {no}: resigning, evaluated below -{} flats for {} moves in a row",
+                RESIGN_BELOW / 100,
+                game.losing_moves
+            );
+            return true;
+        }
+        false
+    }
+
     /// Whether a move may go out now: logged in, on the connection that (re)started the game,
     /// its resent moves in.
     fn may_move(&self) -> bool {
@@ -918,6 +1165,10 @@ impl Client {
                     self.searched.as_ref().map(|s| s.0)
                 );
                 if current && self.may_move() {
+                    if self.lost_by_own_judgement() {
+                        self.resign();
+                        return;
+                    }
                     self.play(&best);
                     self.answer_draw();
                 } else if let Some((_, moves)) = self
@@ -968,27 +1219,30 @@ impl Client {
         let no = game.start.game;
         if !self.config.accept_draw {
             log::info!("game {no}: draw offer declined (--accept-draw is off)");
-            self.draw_answered();
+            self.draw_answered(false);
+            self.tell("Thank you, but I do not take draws.");
             return;
         }
         match self.score_for_us() {
             Some(score) if score <= DRAW_ACCEPT_MAX => {
                 log::info!("game {no}: accepting the draw offer (eval {score:+} centiflats)");
-                self.draw_answered();
+                self.draw_answered(true);
                 let line = format!("Game#{no} OfferDraw");
                 self.send_expecting(&line, Pending::Command(line.clone()));
             }
             Some(score) => {
                 log::info!("game {no}: draw offer declined (eval {score:+} centiflats)");
-                self.draw_answered();
+                self.draw_answered(false);
+                self.tell("Thank you, but I would rather play on.");
             }
             None => log::info!("game {no}: draw offer kept until the search has an evaluation"),
         }
     }
 
-    fn draw_answered(&mut self) {
+    fn draw_answered(&mut self, accepted: bool) {
         if let Some(game) = &mut self.game {
             game.draw_offered = false;
+            game.draw_accepted |= accepted;
         }
     }
 
@@ -1017,13 +1271,15 @@ impl Client {
         Some(if ours { score } else { -score })
     }
 
-    fn finish(&mut self, result: &str, how: &str) {
+    fn finish(&mut self, result: &str, abandoned: bool) {
         self.stop_search();
         self.generation += 1;
         self.queued = None;
+        let by_rules = self.engine.result();
         let Some(game) = self.game.take() else {
             return;
         };
+        let how = termination(&game, result, abandoned, by_rules);
         self.games_done += 1;
         log::info!(
             "game {} over: {result} ({how}); {} vs {}, {} plies",
@@ -1033,7 +1289,7 @@ impl Client {
             game.moves.len()
         );
         if let Some(dir) = &self.config.ptn_dir {
-            let text = game_ptn(&self.config.server, &game.start, &game.moves, result);
+            let text = game_ptn(&self.config.server, &game.start, &game.moves, result, how);
             let path = dir.join(ptn_file_name(&game.start));
             if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))
             {
@@ -1046,8 +1302,50 @@ impl Client {
     }
 }
 
-/// A finished game as PTN, with the tags of the game.
-pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str) -> String {
+/// How a game ended, for the log and the PTN's `Termination` tag: `road`, `flats`, `time`,
+/// `resignation`, `abandonment`, `agreement` (a draw), `draw rule` (a draw the rules do not
+/// make on the board: the server's no-placement rule) or `aborted`.
+fn termination(
+    game: &Game,
+    result: &str,
+    abandoned: bool,
+    by_rules: Option<GameResult>,
+) -> &'static str {
+    if abandoned {
+        return "abandonment";
+    }
+    match result {
+        "R-0" | "0-R" => "road",
+        "F-0" | "0-F" => "flats",
+        "1/2-1/2" if game.draw_accepted => "agreement",
+        "1/2-1/2" if by_rules == Some(GameResult::Draw) => "flats",
+        "1/2-1/2" => "draw rule",
+        "1-0" | "0-1" => {
+            let loser = if result == "1-0" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            // The server sends the clocks, the loser's at 0, before a loss on time.
+            if game.clock[loser as usize] == 0 && !(loser == game.ours() && game.resigned) {
+                "time"
+            } else {
+                "resignation"
+            }
+        }
+        _ => "aborted",
+    }
+}
+
+/// A finished game as PTN, with the tags of the game: the server's, `Rated` (`yes` or `no`),
+/// and `Termination` (see [`termination`]'s words).
+pub fn game_ptn(
+    server: &str,
+    start: &GameStart,
+    moves: &[String],
+    result: &str,
+    termination: &str,
+) -> String {
     let plies = moves
         .iter()
         .filter_map(|m| m.parse::<PtnMove>().ok())
@@ -1072,6 +1370,11 @@ pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str)
         ("Flats", start.flats.to_string()),
         ("Caps", start.caps.to_string()),
         ("Result", result.to_string()),
+        (
+            "Rated",
+            if start.unrated { "no" } else { "yes" }.to_string(),
+        ),
+        ("Termination", termination.to_string()),
     ];
     PtnGame {
         tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
