@@ -399,3 +399,45 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
         opponent: args.opponent.clone(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_addresses() {
+        let ok = |text: &str, ws: bool| server_address(text, ws).unwrap();
+        assert_eq!(
+            ok("playtak.com:10000", false),
+            ("playtak.com:10000".into(), false)
+        );
+        assert_eq!(ok("localhost", false), ("localhost:10000".into(), false));
+        assert_eq!(
+            ok("ws://127.0.0.1:9999/", false),
+            ("127.0.0.1:9999".into(), true)
+        );
+        assert_eq!(
+            ok("ws://127.0.0.1:9999", false),
+            ("127.0.0.1:9999".into(), true)
+        );
+        assert_eq!(ok("[::1]:10000", true), ("[::1]:10000".into(), true));
+        assert_eq!(ok("[::1]", false), ("[::1]:10000".into(), false));
+        for bad in [
+            "",
+            "wss://playtak.com/ws",
+            "ws://",
+            "host:",
+            ":10000",
+            "::1:10000",
+        ] {
+            assert!(server_address(bad, false).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "capstone"), "1 capstone");
+        assert_eq!(plural(0, "capstone"), "0 capstones");
+        assert_eq!(plural(21, "flat"), "21 flats");
+    }
+}
