@@ -2,17 +2,21 @@
 //! and reconnecting.
 //!
 //! One thread runs [`Client`]; everything it waits for arrives on one channel as an [`Event`]:
-//! server lines (from the connection's reader thread) and search events (from the engine's
-//! search thread). Each search is tagged with a generation number that changes whenever the
-//! position does (a move, an undo, a new or resumed game), so the result of a search that no
-//! longer fits is dropped instead of played.
+//! server lines (from the connection's reader thread), search events (from the engine's search
+//! thread) and stop requests (from the signal thread). Each search is tagged with a generation
+//! number that changes whenever the position does (a move, an undo, a new or resumed game), so
+//! the result of a search that no longer fits is dropped instead of played. Whether a search
+//! runs is the engine's to say ([`Engine::is_searching`]); the client remembers only which
+//! position it last asked about.
 //!
 //! `OK` and `NOK` carry no name: they answer the commands in the order sent. The client keeps a
 //! queue of the commands that get one of them (`PING`, moves, answers to undo and draw offers,
-//! `Accept` when it fails) and so knows which command a `NOK` refused.
+//! `Accept` and `Login` when they fail) and so knows which command a `NOK` refused.
 //!
-//! After a dropped connection the client logs in again after a back-off; the server resends the
-//! game in progress (`Game Start`, every move, the clocks), which replaces the client's copy.
+//! After a dropped connection, or a silent one (a `PING` with no line back within the PING
+//! timeout), the client logs in again after a back-off; the server resends the game in progress
+//! (`Game Start`, every move, the clocks), which replaces the client's copy. Moves go out only
+//! once the game is back on the new connection; one found meanwhile waits for it.
 
 use super::protocol::{self, GameStart, Seek, SeekInfo, ServerMsg};
 use super::transport::{Connection, Incoming};
@@ -1338,7 +1342,8 @@ fn termination(
 }
 
 /// A finished game as PTN, with the tags of the game: the server's, `Rated` (`yes` or `no`),
-/// and `Termination` (see [`termination`]'s words).
+/// and `Termination` (how it ended: `road`, `flats`, `time`, `resignation`, `abandonment`,
+/// `agreement`, `draw rule` or `aborted`).
 pub fn game_ptn(
     server: &str,
     start: &GameStart,
