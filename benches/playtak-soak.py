@@ -13,7 +13,7 @@ At the end, every game the server stored for the bot is checked: it must have th
 and it must have ended on the board (road, flats, a draw) or by the opponent (its resignation,
 its clock, its abandonment), never by the bot's clock or the bot's abandonment.
 
-    benches/playtak-soak.py [--games 50] [--size 4] [--tc 30+1] [--cairn target/release/cairn]
+    benches/playtak-soak.py [--games 50] [--size 4] [--tc 20+1] [--cairn target/release/cairn]
 
 Needs python3, Java 17+, sqlite3 and the kit's jars (its install-deps.sh). Prints the counts
 and exits 1 if a game failed the checks. The bot's settings are the operator's, except a
@@ -162,10 +162,10 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--games", type=int, default=50)
     ap.add_argument("--size", type=int, default=4)
-    ap.add_argument("--tc", default="30+1")
+    ap.add_argument("--tc", default="20+1")
     ap.add_argument("--cairn", default=str(REPO / "target/release/cairn"))
     ap.add_argument("--kit", default=str(REPO / "../shared/playtak-server"))
-    ap.add_argument("--fault-every", default="15-40", help="seconds between faults, MIN-MAX")
+    ap.add_argument("--fault-every", default="20-45", help="seconds between faults, MIN-MAX")
     ap.add_argument("--seed", type=int, default=int(time.time()))
     ap.add_argument("--out", default=None, help="folder for logs and PTN (default: a temp dir)")
     a = ap.parse_args()
@@ -196,11 +196,14 @@ def main():
             bot = cairn_playtak(a.cairn, args, out / f"bot{phase}.log")
             started = time.time()
             next_fault = time.time() + rng.uniform(lo, hi)
+            shown = None
             while bot.poll() is None:
                 time.sleep(0.2)
                 done = len(list(ptn.glob("*.ptn"))) if ptn.exists() else 0
-                print(f"\r  phase {phase + 1} ({user or 'guest'}): {done}/{games} games, "
-                      f"faults {faults}", end="", flush=True)
+                if shown != done:
+                    shown = done
+                    print(f"  phase {phase + 1} ({user or 'guest'}): {done}/{games} games, "
+                          f"faults {faults}", flush=True)
                 if phase == 0 and not faults["restart"] and done >= restart_after:
                     time.sleep(rng.uniform(3, 10))  # into the next game
                     server.stop()
@@ -211,10 +214,10 @@ def main():
                     getattr(proxy, kind)()
                     faults[kind] += 1
                     next_fault = time.time() + rng.uniform(lo, hi)
-                if time.time() - started > 60 * games:
+                if time.time() - started > 300 * games:
                     bot.kill()
                     print(f"\nphase {phase + 1}: the bot did not finish in time", file=sys.stderr)
-            print(f"\n  phase {phase + 1}: exit {bot.returncode} after "
+            print(f"  phase {phase + 1}: exit {bot.returncode} after "
                   f"{time.time() - started:.0f} s")
     finally:
         opponent.terminate()
