@@ -121,12 +121,12 @@ class Server:
         run = self.root / f"server{len(self.dirs) + 1}"
         env = dict(os.environ, PLAYTAK_TELNET_PORT=str(self.ports[0]),
                    PLAYTAK_WS_PORT=str(self.ports[1]), PLAYTAK_HTTP_PORT=str(self.ports[2]))
-        subprocess.run([self.kit / "start.sh", run], env=env, check=True,
+        subprocess.run(["bash", self.kit / "start.sh", run], env=env, check=True,
                        stdout=subprocess.DEVNULL)
         self.dirs.append(run)
 
     def stop(self):
-        subprocess.run([self.kit / "stop.sh", self.dirs[-1]], stdout=subprocess.DEVNULL)
+        subprocess.run(["bash", self.kit / "stop.sh", self.dirs[-1]], stdout=subprocess.DEVNULL)
 
     def games(self):
         """(run, id, white, black, result, plies) of every stored game."""

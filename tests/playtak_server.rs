@@ -23,7 +23,8 @@ struct Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
-        let _ = Command::new(self.kit.join("stop.sh"))
+        let _ = Command::new("bash")
+            .arg(self.kit.join("stop.sh"))
             .arg(&self.dir)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -62,7 +63,8 @@ fn start(kit: &Path) -> Server {
     let dir = std::env::temp_dir().join(format!("cairn-playtak-server-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let (telnet, ws, http) = (free_port(), free_port(), free_port());
-    let out = Command::new(kit.join("start.sh"))
+    let out = Command::new("bash")
+        .arg(kit.join("start.sh"))
         .arg(&dir)
         .env("PLAYTAK_TELNET_PORT", telnet.to_string())
         .env("PLAYTAK_WS_PORT", ws.to_string())
