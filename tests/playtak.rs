@@ -1,7 +1,10 @@
 //! `cairn playtak` against a small fake server written from the playtak protocol: every test
 //! plays the server's side of an exchange, line by line, and checks the exact lines the client
 //! sends (login, seeks, accepts, moves on several sizes, undo and draw answers, the answer to
-//! `NOK`, a dropped connection and the resumed game).
+//! `NOK`, a dropped connection and the resumed game), and the network's faults: a guest's game
+//! resent before its `Welcome`, a link gone silent, a `NOK` to `Login`, a move found while the
+//! link was down, a draw offered while Cairn thinks; and what an operator uses: the stop on a
+//! signal, `--resign`, chat, several seeks, accept filters and the PTN's tags.
 
 use cairn::board::{Color, Position};
 use cairn::notation::{parse_file, replay_any, PtnMove};
