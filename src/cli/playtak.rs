@@ -13,7 +13,8 @@ use std::path::PathBuf;
     cairn playtak --size 5 --tc 300+5 --games 1          (as a guest)\n  \
     cairn playtak --user MyBot --password-file pw.txt --accept SomePlayer")]
 pub struct PlaytakCli {
-    /// Server as HOST:PORT (the public server's telnet port by default).
+    /// Server as HOST:PORT (the public server's telnet port by default; a HOST alone gets port
+    /// 10000), or ws://HOST:PORT/ for a WebSocket port.
     #[arg(long, default_value = DEFAULT_SERVER, value_name = "HOST:PORT")]
     pub server: String,
     /// Connect to the server's WebSocket endpoint (ws://HOST:PORT/, subprotocol `binary`).
@@ -55,9 +56,26 @@ pub struct PlaytakCli {
     /// Only this player may accept the seek.
     #[arg(long, value_name = "NAME")]
     pub opponent: Option<String>,
-    /// Accept the seeks of this player instead of seeking.
-    #[arg(long, value_name = "NAME", conflicts_with = "opponent")]
+    /// A seek to post, `"SIZE SECONDS+INC [komi K] [white|black|any] [rated|unrated]"`; give it
+    /// several times to post them in turn, one after each game (instead of --size, --tc, --komi).
+    #[arg(long = "seek", value_name = "SEEK", conflicts_with_all = ["size", "tc", "komi"])]
+    pub seeks: Vec<String>,
+    /// Accept the seeks of this player (* for anyone) instead of seeking.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["opponent", "seeks"])]
     pub accept: Option<String>,
+    /// With --accept: only these board sizes.
+    #[arg(long, value_name = "SIZES", value_delimiter = ',', requires = "accept",
+          value_parser = cairn::board::parse_size)]
+    pub accept_size: Vec<u8>,
+    /// With --accept: only a starting time from MIN to MAX seconds.
+    #[arg(long, value_name = "MIN-MAX", requires = "accept")]
+    pub accept_time: Option<String>,
+    /// With --accept: only rated games.
+    #[arg(long, requires = "accept", conflicts_with = "accept_unrated")]
+    pub accept_rated: bool,
+    /// With --accept: only unrated games.
+    #[arg(long, requires = "accept")]
+    pub accept_unrated: bool,
     /// Stop after this many finished games (default: play until stopped).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games: Option<u32>,
@@ -67,6 +85,12 @@ pub struct PlaytakCli {
     /// Accept draw offers when the evaluation says Cairn is not winning.
     #[arg(long)]
     pub accept_draw: bool,
+    /// Resign a lost game: a loss the search proves, or 6 moves in a row evaluated below -8 flats.
+    #[arg(long)]
+    pub resign: bool,
+    /// No chat: no greeting, no reply when an undo or a draw is declined.
+    #[arg(long)]
+    pub quiet: bool,
     /// Write each finished game as a PTN file into this directory.
     #[arg(long, value_name = "DIR")]
     pub ptn_dir: Option<PathBuf>,
@@ -82,6 +106,9 @@ pub struct PlaytakCli {
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
+    /// Seconds after a PING with no line back before the link counts as dead and is made again.
+    #[arg(long, default_value_t = 10.0, hide = true)]
+    pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
     #[arg(long, default_value_t = 1000, hide = true)]
     pub reconnect_delay: u64,
@@ -125,7 +152,17 @@ impl From<PlaytakCli> for PlaytakArgs {
             tournament: cli.tournament,
             extra_time: cli.extra_time,
             opponent: cli.opponent,
+            seeks: cli.seeks,
             accept: cli.accept,
+            accept_sizes: cli.accept_size,
+            accept_time: cli.accept_time,
+            accept_rated: match (cli.accept_rated, cli.accept_unrated) {
+                (true, _) => Some(true),
+                (_, true) => Some(false),
+                _ => None,
+            },
+            resign: cli.resign,
+            quiet: cli.quiet,
             games: cli.games,
             accept_undo: cli.accept_undo,
             accept_draw: cli.accept_draw,
@@ -134,6 +171,7 @@ impl From<PlaytakCli> for PlaytakArgs {
             threads: cli.threads,
             move_overhead: cli.move_overhead,
             ping_interval: cli.ping_interval,
+            ping_timeout: cli.ping_timeout,
             reconnect_delay: cli.reconnect_delay,
         }
     }

@@ -2,21 +2,25 @@
 //! and reconnecting.
 //!
 //! One thread runs [`Client`]; everything it waits for arrives on one channel as an [`Event`]:
-//! server lines (from the connection's reader thread) and search events (from the engine's
-//! search thread). Each search is tagged with a generation number that changes whenever the
-//! position does (a move, an undo, a new or resumed game), so the result of a search that no
-//! longer fits is dropped instead of played.
+//! server lines (from the connection's reader thread), search events (from the engine's search
+//! thread) and stop requests (from the signal thread). Each search is tagged with a generation
+//! number that changes whenever the position does (a move, an undo, a new or resumed game), so
+//! the result of a search that no longer fits is dropped instead of played. Whether a search
+//! runs is the engine's to say ([`Engine::is_searching`]); the client remembers only which
+//! position it last asked about.
 //!
 //! `OK` and `NOK` carry no name: they answer the commands in the order sent. The client keeps a
 //! queue of the commands that get one of them (`PING`, moves, answers to undo and draw offers,
-//! `Accept` when it fails) and so knows which command a `NOK` refused.
+//! `Accept` and `Login` when they fail) and so knows which command a `NOK` refused.
 //!
-//! After a dropped connection the client logs in again after a back-off; the server resends the
-//! game in progress (`Game Start`, every move, the clocks), which replaces the client's copy.
+//! After a dropped connection, or a silent one (a `PING` with no line back within the PING
+//! timeout), the client logs in again after a back-off; the server resends the game in progress
+//! (`Game Start`, every move, the clocks), which replaces the client's copy. Moves go out only
+//! once the game is back on the new connection; one found meanwhile waits for it.
 
 use super::protocol::{self, GameStart, Seek, SeekInfo, ServerMsg};
 use super::transport::{Connection, Incoming};
-use crate::board::{reserves_for_size, Color};
+use crate::board::{reserves_for_size, Color, GameResult};
 use crate::engine::{self, Engine, SearchEvent, Start};
 use crate::notation::ptn_game::PtnPly;
 use crate::notation::{PtnGame, PtnMove};
@@ -48,10 +52,47 @@ pub enum Login {
 /// How to find games.
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// Post this seek (again after every game).
-    Seek(Seek),
-    /// Accept the seeks of this player.
-    Accept(String),
+    /// Post these seeks in turn, one after each game (the server keeps one seek per player).
+    Seek(Vec<Seek>),
+    /// Accept the seeks that pass this filter.
+    Accept(AcceptFilter),
+}
+
+/// Which seeks to accept (besides the standard pieces and a seek open to Cairn).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AcceptFilter {
+    /// The seeker; `None`: anyone.
+    pub player: Option<String>,
+    /// Board sizes; empty: any.
+    pub sizes: Vec<usize>,
+    /// Starting time, seconds, from and to.
+    pub time: Option<(u64, u64)>,
+    /// Rated games only (`Some(true)`), unrated only (`Some(false)`), or either.
+    pub rated: Option<bool>,
+}
+
+impl AcceptFilter {
+    /// Why `seek` does not pass, if it does not.
+    pub fn refuses(&self, seek: &SeekInfo) -> Option<String> {
+        if let Some(player) = &self.player {
+            if !seek.name.eq_ignore_ascii_case(player) {
+                return Some(format!("not by {player}"));
+            }
+        }
+        if !self.sizes.is_empty() && !self.sizes.contains(&seek.size) {
+            return Some(format!("size {} not accepted", seek.size));
+        }
+        if let Some((from, to)) = self.time {
+            if !(from..=to).contains(&seek.time) {
+                return Some(format!("{} s not in {from} to {to} s", seek.time));
+            }
+        }
+        match self.rated {
+            Some(true) if seek.unrated => Some("unrated".to_string()),
+            Some(false) if !seek.unrated => Some("rated".to_string()),
+            _ => None,
+        }
+    }
 }
 
 /// Everything a session needs.
@@ -71,12 +112,19 @@ pub struct Config {
     pub accept_undo: bool,
     /// Accept draw offers when the evaluation says Cairn is not winning.
     pub accept_draw: bool,
+    /// Resign a game that is lost by Cairn's own judgement ([`RESIGN_BELOW`]).
+    pub resign: bool,
+    /// No chat: no greeting, no reply to a declined undo or draw.
+    pub quiet: bool,
     /// Write each finished game here as PTN.
     pub ptn_dir: Option<PathBuf>,
     /// Engine options (hash, threads, move overhead); komi comes from each game.
     pub engine: engine::Options,
     /// Time between `PING`s.
     pub ping_interval: Duration,
+    /// A `PING` with no line at all from the server for this long means a dead link: the
+    /// connection is closed and made again.
+    pub ping_timeout: Duration,
     /// The first wait before reconnecting; it doubles up to [`MAX_RECONNECT_DELAY`].
     pub reconnect_delay: Duration,
     /// Keeps every line sent and received.
@@ -97,6 +145,11 @@ const MAX_REFUSED_MOVES: u32 = 2;
 const DRAW_EVAL_NODES: u64 = 20_000;
 /// A draw is accepted at or below this score (centiflats, Cairn's view): not winning.
 const DRAW_ACCEPT_MAX: i32 = 0;
+/// With `--resign`: a game is resigned when the search proves a loss, or when the evaluation
+/// of Cairn's move is below minus this many centiflats ...
+pub const RESIGN_BELOW: i32 = 800;
+/// ... for this many of its moves in a row.
+pub const RESIGN_AFTER_MOVES: u32 = 6;
 /// Moves of measured lag kept off the clock the engine sees, so that it plans for the time the
 /// network will take from the moves still to come.
 const LAG_RESERVE_MOVES: u64 = 40;
@@ -113,6 +166,8 @@ pub enum Event {
     Net(u64, Incoming),
     /// From the search of generation `.0`.
     Search(u64, SearchEvent),
+    /// A request to stop (SIGTERM or SIGINT), by its signal's name.
+    Stop(&'static str),
 }
 
 impl From<(u64, Incoming)> for Event {
@@ -130,6 +185,9 @@ enum Pending {
     Move,
     /// `Accept`: answered by `Game Start`, or `NOK`.
     Accept,
+    /// `Login`: answered by `Welcome NAME!`, `Authentication failure`, or `NOK` (a name or
+    /// password of a shape the server does not take).
+    Login,
 }
 
 /// The game in progress on the server, as the client follows it.
@@ -155,6 +213,17 @@ struct ServerGame {
     /// Measured lag per move, ms: what the server charged beyond Cairn's own thinking (moving
     /// average).
     lag_ms: u64,
+    /// The connection on which the server last sent this game's `Game Start`: moves go out
+    /// only on that connection, once logged in.
+    conn: u64,
+    /// The opponent offers a draw and Cairn has not answered yet.
+    draw_offered: bool,
+    /// Cairn accepted a draw offer.
+    draw_accepted: bool,
+    /// Cairn resigned.
+    resigned: bool,
+    /// Cairn's moves in a row whose evaluation was below [`RESIGN_BELOW`].
+    losing_moves: u32,
 }
 
 impl ServerGame {
@@ -218,33 +287,58 @@ pub struct Client {
     /// A send failed: the connection is gone.
     broken: Option<String>,
     next_conn: u64,
+    /// The id of the current connection.
+    conn_id: u64,
     /// The name the server gave at login.
     name: Option<String>,
     game: Option<ServerGame>,
     games_done: u32,
     pending: VecDeque<Pending>,
     generation: u64,
-    /// The generation of the search running, if any.
-    searching: Option<u64>,
+    /// The last search started: its generation and the game's moves then. Whether it still
+    /// runs is the engine's to say.
+    searched: Option<(u64, Vec<String>)>,
+    /// A best move that could not be sent (the connection dropped while searching), with the
+    /// moves it answers; played when the resumed game reaches the same position.
+    queued: Option<(Vec<String>, String)>,
     last_ping: Instant,
+    /// When the oldest `PING` that has had no line back was sent.
+    ping_unanswered: Option<Instant>,
     /// After a reconnection with a game in progress: until when to wait for it.
     awaiting_resume: Option<Instant>,
     /// A seek number accepted, waiting for its game.
     accepting: Option<u64>,
+    /// The seek to post next (an index into the seeks).
+    next_seek: usize,
+    /// Stop requests received: after the first, no new game; the second resigns the game.
+    stops: u32,
 }
 
 /// Plays on the server until the games are played; an error (a failed login, a first
 /// connection that fails) is one line for the user.
 pub fn run(config: Config) -> Result<(), String> {
     let mut client = Client::new(config)?;
+    client.forward_signals()?;
     let mut delay = client.config.reconnect_delay;
     let mut ever_connected = false;
     loop {
         match client.connection()? {
-            End::Done => return Ok(()),
+            End::Done => {
+                client.log_exit();
+                return Ok(());
+            }
             End::Dropped(why, logged_in) => {
-                if !ever_connected && !logged_in && client.conn.is_none() {
-                    return Err(format!("cannot connect to {}: {why}", client.config.server));
+                if !ever_connected && !logged_in {
+                    return Err(match client.conn {
+                        None => format!("cannot connect to {}: {why}", client.config.server),
+                        // Connected, but no login: not a playtak telnet port (a WebSocket
+                        // port waits for its handshake and says nothing).
+                        Some(_) => format!(
+                            "{} does not answer as a playtak server ({why}); for a WebSocket \
+                             port give --websocket",
+                            client.config.server
+                        ),
+                    });
                 }
                 ever_connected = true;
                 if logged_in {
@@ -258,7 +352,10 @@ pub fn run(config: Config) -> Result<(), String> {
             }
         }
         client.conn = None;
-        std::thread::sleep(delay);
+        if client.wait_to_reconnect(delay) {
+            client.log_exit();
+            return Ok(());
+        }
         delay = (delay * 2).min(MAX_RECONNECT_DELAY);
     }
 }
@@ -275,16 +372,133 @@ impl Client {
             conn: None,
             broken: None,
             next_conn: 1,
+            conn_id: 0,
             name: None,
             game: None,
             games_done: 0,
             pending: VecDeque::new(),
             generation: 0,
-            searching: None,
+            searched: None,
+            queued: None,
             last_ping: Instant::now(),
+            ping_unanswered: None,
             awaiting_resume: None,
             accepting: None,
+            next_seek: 0,
+            stops: 0,
         })
+    }
+
+    /// Turns SIGTERM and SIGINT into [`Event::Stop`].
+    fn forward_signals(&self) -> Result<(), String> {
+        use signal_hook::consts::{SIGINT, SIGTERM};
+        let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT])
+            .map_err(|e| format!("cannot handle SIGTERM and SIGINT: {e}"))?;
+        let tx = self.tx.clone();
+        std::thread::Builder::new()
+            .name("playtak-signals".to_string())
+            .spawn(move || {
+                for signal in signals.forever() {
+                    let name = if signal == SIGINT {
+                        "SIGINT"
+                    } else {
+                        "SIGTERM"
+                    };
+                    if tx.send(Event::Stop(name)).is_err() {
+                        return;
+                    }
+                }
+            })
+            .map_err(|e| format!("cannot start the signal thread: {e}"))?;
+        Ok(())
+    }
+
+    /// Waits `delay` before reconnecting, still taking stop requests (and a search's last
+    /// move, which is queued); true to stop now.
+    fn wait_to_reconnect(&mut self, delay: Duration) -> bool {
+        let until = Instant::now() + delay;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            match self.rx.recv_timeout(left) {
+                Ok(Event::Stop(signal)) => {
+                    self.on_stop(signal);
+                    if self.game.is_none() || self.stops >= 2 {
+                        return true;
+                    }
+                }
+                Ok(Event::Search(generation, event)) => self.on_search(generation, event),
+                Ok(Event::Net(..)) | Err(RecvTimeoutError::Timeout) => {}
+                Err(RecvTimeoutError::Disconnected) => return true,
+            }
+        }
+    }
+
+    fn log_exit(&self) {
+        let games = self.games_done;
+        if self.stops > 0 {
+            match &self.game {
+                Some(game) => log::warn!(
+                    "stopped after {games} games; game {} left unfinished (the server scores it \
+                     as abandoned if Cairn does not come back in time)",
+                    game.start.game
+                ),
+                None => log::info!("stopped as asked after {games} games"),
+            }
+        } else {
+            log::info!("done: {games} games played");
+        }
+    }
+
+    /// A stop request: the first lets the game in progress finish and posts no new seek; the
+    /// second resigns the game; a third (or a second while logged out) stops at once.
+    fn on_stop(&mut self, signal: &str) {
+        self.stops += 1;
+        let Some(game) = &self.game else {
+            log::info!("{signal}: no game in progress; stopping");
+            return;
+        };
+        let no = game.start.game;
+        match self.stops {
+            1 => log::info!(
+                "{signal}: finishing game {no}, then stopping (a second signal resigns it)"
+            ),
+            2 if self.name.is_some() => {
+                log::warn!("{signal} again: resigning game {no}");
+                self.resign();
+            }
+            _ => log::warn!("{signal} again: stopping now"),
+        }
+    }
+
+    /// Resigns the game in progress.
+    fn resign(&mut self) {
+        self.stop_search();
+        self.generation += 1;
+        let Some(game) = &mut self.game else {
+            return;
+        };
+        game.resigned = true;
+        let line = format!("Game#{} Resign", game.start.game);
+        self.send(&line);
+    }
+
+    /// Says `text` to the opponent (unless `--quiet`).
+    fn tell(&mut self, text: &str) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        if self.config.quiet {
+            return;
+        }
+        let opponent = match game.ours() {
+            Color::White => &game.start.black,
+            Color::Black => &game.start.white,
+        };
+        let line = format!("Tell {opponent} {text}");
+        self.send(&line);
     }
 
     /// One connection: connect, log in, play; returns how it ended.
@@ -303,13 +517,16 @@ impl Client {
         };
         log::info!("connected to {}", self.config.server);
         self.conn = Some(conn);
+        self.conn_id = id;
         self.broken = None;
+        self.ping_unanswered = None;
         self.pending.clear();
         self.accepting = None;
         self.name = None;
         let started = Instant::now();
         let end = self.serve(id, started);
-        // Whatever ended the connection, no search of it goes on.
+        // A search running when the connection ends stops now, so that its best move is the
+        // first event the next connection sees: it waits in `queued` for the resumed game.
         self.stop_search();
         if let Some(conn) = &mut self.conn {
             conn.close();
@@ -332,6 +549,7 @@ impl Client {
             match self.rx.recv_timeout(self.wait_time()) {
                 Ok(Event::Net(from, incoming)) if from == id => match incoming {
                     Incoming::Line(line) => {
+                        self.ping_unanswered = None;
                         if let Some(t) = &self.config.transcript {
                             t.input(&line);
                         }
@@ -341,6 +559,7 @@ impl Client {
                 },
                 Ok(Event::Net(..)) => {}
                 Ok(Event::Search(generation, event)) => self.on_search(generation, event),
+                Ok(Event::Stop(signal)) => self.on_stop(signal),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
                     return Err("internal error: the event channel closed".to_string())
@@ -351,7 +570,10 @@ impl Client {
     }
 
     fn finished(&self) -> bool {
-        self.game.is_none() && self.config.games.is_some_and(|n| self.games_done >= n)
+        let played = self.config.games.is_some_and(|n| self.games_done >= n);
+        (self.game.is_none() && (played || self.stops > 0))
+            || self.stops >= 3
+            || (self.stops >= 2 && self.name.is_none())
     }
 
     /// How long to wait for the next event before [`Client::tick`] has something to do.
@@ -364,6 +586,9 @@ impl Client {
                 .saturating_sub(self.last_ping.elapsed());
             wait = wait.min(ping);
         }
+        if let Some(sent) = self.ping_unanswered {
+            wait = wait.min(self.config.ping_timeout.saturating_sub(sent.elapsed()));
+        }
         if let Some(until) = self.game.as_ref().and_then(|g| g.settling) {
             wait = wait.min(until.saturating_duration_since(Instant::now()));
         }
@@ -374,6 +599,17 @@ impl Client {
     /// turn.
     fn tick(&mut self) {
         if self.name.is_none() {
+            return;
+        }
+        if self
+            .ping_unanswered
+            .is_some_and(|t| t.elapsed() >= self.config.ping_timeout)
+        {
+            let why = format!(
+                "no answer to PING in {:.1} s: the link is dead",
+                self.config.ping_timeout.as_secs_f64()
+            );
+            self.broken.get_or_insert(why);
             return;
         }
         if self.last_ping.elapsed() >= self.config.ping_interval {
@@ -395,15 +631,17 @@ impl Client {
 
     fn ping(&mut self) {
         self.last_ping = Instant::now();
+        self.ping_unanswered.get_or_insert(self.last_ping);
         self.send_expecting("PING", Pending::Command("PING".to_string()));
     }
 
     /// Sends a line that gets no `OK`.
     fn send(&mut self, line: &str) {
         if let Some(t) = &self.config.transcript {
-            // The password never reaches the transcript.
+            // Neither the password nor a guest's token (which brings back the guest) reaches
+            // the transcript.
             match line.strip_prefix("Login ") {
-                Some(rest) if !rest.starts_with("Guest") => {
+                Some(rest) if rest.contains(' ') => {
                     let name = rest.split(' ').next().unwrap_or_default();
                     t.output(&format!("Login {name} ********"));
                 }
@@ -436,28 +674,27 @@ impl Client {
             ServerMsg::LoginPrompt => self.log_in(),
             ServerMsg::LoggedIn(name) => {
                 log::info!("logged in as {name}");
+                self.answered(|p| matches!(p, Pending::Login));
                 self.name = Some(name);
                 self.ping();
-                if self.game.is_some() {
-                    self.awaiting_resume = Some(Instant::now() + RESUME_TIMEOUT);
-                } else {
-                    self.look_for_game();
+                match &self.game {
+                    // A guest's game is resent before `Welcome`: already resumed.
+                    Some(game) if game.conn == self.conn_id => {}
+                    Some(_) => self.awaiting_resume = Some(Instant::now() + RESUME_TIMEOUT),
+                    None => self.look_for_game(),
                 }
             }
             ServerMsg::AuthFailure => {
-                let who = match &self.config.login {
-                    Login::User { name, .. } => name.as_str(),
-                    Login::Guest { .. } => "Guest",
-                };
                 return Err(format!(
-                    "login as {who} failed: the server says `Authentication failure` \
-                     (check the user name and the password)"
+                    "login as {} failed: the server says `Authentication failure` \
+                     (check the user name and the password)",
+                    self.login_name()
                 ));
             }
             ServerMsg::Ok => {
                 self.pending.pop_front();
             }
-            ServerMsg::Nok => self.on_nok(),
+            ServerMsg::Nok => self.on_nok()?,
             ServerMsg::Error(reason) => log::warn!("server error: {reason}"),
             ServerMsg::SeekNew(seek) => self.on_seek(&seek),
             ServerMsg::SeekRemove(_) => {}
@@ -472,16 +709,21 @@ impl Client {
                 }
             }
             ServerMsg::Over { game, result } if self.is_current(game) => {
-                self.finish(&result, "the server ended it");
+                self.finish(&result, false);
             }
             ServerMsg::Abandoned { game } if self.is_current(game) => {
                 let result = match self.game.as_ref().map(ServerGame::ours) {
                     Some(Color::White) => "1-0",
                     _ => "0-1",
                 };
-                self.finish(result, "the opponent abandoned it");
+                self.finish(result, true);
             }
-            ServerMsg::OfferDraw(game) if self.is_current(game) => self.on_draw_offer(game),
+            ServerMsg::OfferDraw(game) if self.is_current(game) => {
+                if let Some(g) = &mut self.game {
+                    g.draw_offered = true;
+                }
+                self.answer_draw();
+            }
             ServerMsg::RequestUndo(game) if self.is_current(game) => {
                 if self.config.accept_undo {
                     log::info!("game {game}: granting the opponent's undo request");
@@ -489,10 +731,17 @@ impl Client {
                     self.send_expecting(&line, Pending::Command(line.clone()));
                 } else {
                     log::info!("game {game}: undo request not granted (--accept-undo is off)");
+                    self.tell("Sorry, I do not take moves back.");
                 }
             }
-            ServerMsg::RemoveDraw(game) | ServerMsg::RemoveUndo(game) if self.is_current(game) => {
-                log::info!("game {game}: the opponent withdrew an offer");
+            ServerMsg::RemoveDraw(game) if self.is_current(game) => {
+                log::info!("game {game}: the opponent withdrew the draw offer");
+                if let Some(g) = &mut self.game {
+                    g.draw_offered = false;
+                }
+            }
+            ServerMsg::RemoveUndo(game) if self.is_current(game) => {
+                log::info!("game {game}: the opponent withdrew the undo request");
             }
             ServerMsg::Undo(game) if self.is_current(game) => self.on_undo(),
             ServerMsg::Message(text) => {
@@ -528,26 +777,58 @@ impl Client {
             Login::Guest { token } => format!("Login Guest {token}"),
             Login::User { name, password } => format!("Login {name} {password}"),
         };
-        self.send(&line);
+        self.send_expecting(&line, Pending::Login);
+    }
+
+    /// Takes the first pending command that `is` (an answer that is not `OK`/`NOK`).
+    fn answered(&mut self, is: impl Fn(&Pending) -> bool) {
+        if let Some(i) = self.pending.iter().position(is) {
+            self.pending.remove(i);
+        }
+    }
+
+    /// Who logs in, for messages.
+    fn login_name(&self) -> &str {
+        match &self.config.login {
+            Login::User { name, .. } => name,
+            Login::Guest { .. } => "a guest",
+        }
     }
 
     fn look_for_game(&mut self) {
+        if self.stops > 0 {
+            return;
+        }
         match &self.config.mode {
-            Mode::Seek(seek) => {
+            Mode::Seek(seeks) => {
+                let Some(seek) = seeks.get(self.next_seek % seeks.len().max(1)) else {
+                    return;
+                };
+                self.next_seek += 1;
                 let line = seek.command();
                 log::info!("seeking: {}", line.trim_end());
                 self.send(&line);
             }
-            Mode::Accept(name) => {
-                log::info!("waiting for a seek by {name}");
+            Mode::Accept(filter) => {
+                let by = filter.player.as_deref().unwrap_or("anyone");
+                log::info!("waiting for a seek by {by}");
                 // The seeks are resent, so one posted during the last game is seen too.
                 self.send("List");
             }
         }
     }
 
-    fn on_nok(&mut self) {
+    fn on_nok(&mut self) -> Result<(), String> {
         match self.pending.pop_front() {
+            Some(Pending::Login) => {
+                return Err(format!(
+                    "login as {} refused: the server answers `NOK` (a user name is a letter \
+                     and 3 to 15 letters, digits or _, a password 6 to 50 characters without \
+                     spaces; is {} the server's telnet port?)",
+                    self.login_name(),
+                    self.config.server
+                ))
+            }
             Some(Pending::Move) => self.move_refused(),
             Some(Pending::Accept) => {
                 log::warn!("the server refused to start the game (the seek is gone?)");
@@ -556,19 +837,28 @@ impl Client {
             Some(Pending::Command(command)) => log::warn!("the server refused `{command}`"),
             None => log::warn!("NOK with no command waiting"),
         }
+        Ok(())
     }
 
     fn on_seek(&mut self, seek: &SeekInfo) {
-        let Mode::Accept(wanted) = &self.config.mode else {
+        let Mode::Accept(filter) = &self.config.mode else {
             return;
         };
-        if self.game.is_some() || self.accepting.is_some() || self.awaiting_resume.is_some() {
-            return;
-        }
-        if !seek.name.eq_ignore_ascii_case(wanted) {
+        if self.game.is_some()
+            || self.accepting.is_some()
+            || self.awaiting_resume.is_some()
+            || self.stops > 0
+        {
             return;
         }
         let me = self.name.as_deref().unwrap_or_default();
+        if seek.name.eq_ignore_ascii_case(me) {
+            return;
+        }
+        if let Some(why) = filter.refuses(seek) {
+            log::debug!("not accepting seek {} by {}: {why}", seek.no, seek.name);
+            return;
+        }
         if seek
             .opponent
             .as_ref()
@@ -580,14 +870,14 @@ impl Client {
             .is_some_and(|(s, c)| u32::from(s) == seek.flats && u32::from(c) == seek.caps);
         if !standard {
             log::warn!(
-                "not accepting seek {} by {}: {}x{} with {} flats and {} capstones; Cairn \
-                 plays sizes 3 to 8 with the standard pieces",
+                "not accepting seek {} by {}: {}x{} with {} and {}; Cairn plays sizes 3 to 8 \
+                 with the standard pieces",
                 seek.no,
                 seek.name,
                 seek.size,
                 seek.size,
-                seek.flats,
-                seek.caps
+                super::plural(seek.flats, "flat"),
+                super::plural(seek.caps, "capstone")
             );
             return;
         }
@@ -597,13 +887,7 @@ impl Client {
     }
 
     fn on_game_start(&mut self, start: GameStart) {
-        if let Some(i) = self
-            .pending
-            .iter()
-            .position(|p| matches!(p, Pending::Accept))
-        {
-            self.pending.remove(i);
-        }
+        self.answered(|p| matches!(p, Pending::Accept));
         self.accepting = None;
         let resumed = self.is_current(start.game) || self.awaiting_resume.is_some();
         self.awaiting_resume = None;
@@ -611,6 +895,7 @@ impl Client {
             if let Some(old) = &self.game {
                 log::warn!("game {} was left without a result", old.start.game);
             }
+            self.queued = None;
         }
         self.stop_search();
         self.generation += 1;
@@ -659,10 +944,20 @@ impl Client {
             sent: None,
             think_from: Instant::now(),
             lag_ms: 0,
+            conn: self.conn_id,
+            draw_offered: false,
+            draw_accepted: false,
+            resigned: false,
+            losing_moves: 0,
         });
         if let Err(e) = ready {
             log::error!("game {game}: {e}; resigning");
-            self.send(&format!("Game#{game} Resign"));
+            self.resign();
+        } else if !resumed {
+            self.tell(&format!(
+                "Hi! I am Cairn {}, a Tak engine. Have a good game!",
+                env!("CARGO_PKG_VERSION")
+            ));
         }
     }
 
@@ -687,7 +982,7 @@ impl Client {
                 game.moves.pop();
             }
             log::error!("game {no}: the server's move `{mv}` does not fit: {e}; resigning");
-            self.send(&format!("Game#{no} Resign"));
+            self.resign();
         }
     }
 
@@ -722,19 +1017,22 @@ impl Client {
         }
         if refused >= MAX_REFUSED_MOVES {
             log::error!("game {no}: {refused} moves refused; resigning");
-            self.send(&format!("Game#{no} Resign"));
+            self.resign();
         }
     }
 
     /// Starts a search if it is Cairn's turn and none runs for this position; stops one that
     /// no longer fits.
     fn maybe_search(&mut self) {
-        if let Some(running) = self.searching {
-            if running == self.generation {
-                return;
-            }
-            self.stop_search();
+        if self
+            .searched
+            .as_ref()
+            .is_some_and(|(generation, _)| *generation == self.generation)
+        {
+            return;
         }
+        // A search of an older position does not fit any more.
+        self.stop_search();
         let Some(game) = &mut self.game else {
             return;
         };
@@ -747,9 +1045,20 @@ impl Client {
         if game.to_move() != game.ours()
             || game.refused >= MAX_REFUSED_MOVES
             || self.engine.result().is_some()
+            || !self.may_move()
         {
             return;
         }
+        if let Some((moves, best)) = self.queued.take() {
+            if self.game.as_ref().is_some_and(|g| g.moves == moves) {
+                log::info!("playing {best}, found before the connection dropped");
+                self.play(&best);
+                return;
+            }
+        }
+        let Some(game) = &mut self.game else {
+            return;
+        };
         // The server runs Cairn's clock from when it sent the last move; the network's lag on
         // the moves to come is kept off it.
         let clock = game.our_clock();
@@ -778,17 +1087,67 @@ impl Client {
         let reporter: engine::Reporter = Arc::new(move |event| {
             let _ = tx.send(Event::Search(generation, event));
         });
+        let moves = game.moves.clone();
         match self.engine.go(limits, reporter) {
-            Ok(()) => self.searching = Some(generation),
+            Ok(()) => self.searched = Some((generation, moves)),
             Err(e) => log::error!("cannot start the search: {e}"),
         }
     }
 
-    fn stop_search(&mut self) {
-        if self.searching.take().is_some() {
-            self.engine.stop();
-            self.engine.wait();
+    /// With `--resign`, after a search of Cairn's move: whether the game is lost by its own
+    /// judgement (a proven loss, or [`RESIGN_AFTER_MOVES`] evaluations in a row below
+    /// [`RESIGN_BELOW`]).
+    fn lost_by_own_judgement(&mut self) -> bool {
+        let Some(game) = &mut self.game else {
+            return false;
+        };
+        let Some((_, score)) = game.score.filter(|(at, _)| *at == game.moves.len()) else {
+            return false;
+        };
+        let no = game.start.game;
+        game.losing_moves = if score < -RESIGN_BELOW {
+            game.losing_moves + 1
+        } else {
+            0
+        };
+        if !self.config.resign {
+            return false;
         }
+        let score = crate::score::Score(score);
+        if score.is_proven() && score.0 < 0 {
+            log::info!(
+                "game {no}: resigning, the search proves a loss ({})",
+                score.short()
+            );
+            return true;
+        }
+        if game.losing_moves >= RESIGN_AFTER_MOVES {
+            log::info!(
+                "game {no}: resigning, evaluated below -{} flats for {} moves in a row",
+                RESIGN_BELOW / 100,
+                game.losing_moves
+            );
+            return true;
+        }
+        false
+    }
+
+    /// Whether a move may go out now: logged in, on the connection that (re)started the game,
+    /// its resent moves in.
+    fn may_move(&self) -> bool {
+        self.name.is_some()
+            && self.conn.is_some()
+            && self.awaiting_resume.is_none()
+            && self
+                .game
+                .as_ref()
+                .is_some_and(|g| g.conn == self.conn_id && g.settling.is_none())
+    }
+
+    /// Stops the search if one runs (its best move still arrives, and is dropped or queued).
+    fn stop_search(&mut self) {
+        self.engine.stop();
+        self.engine.wait();
     }
 
     fn on_search(&mut self, generation: u64, event: SearchEvent) {
@@ -798,16 +1157,30 @@ impl Client {
                 if let (true, Some(game)) = (current, &mut self.game) {
                     if info.multipv == 1 {
                         game.score = Some((game.moves.len(), info.score.0));
+                        self.answer_draw();
                     }
                 }
             }
             SearchEvent::Message(text) => log::info!("engine: {text}"),
             SearchEvent::BestMove(best) => {
-                if self.searching == Some(generation) {
-                    self.searching = None;
-                }
-                if current {
+                log::debug!(
+                    "best move {best} of search {generation} (now {}, last started {:?})",
+                    self.generation,
+                    self.searched.as_ref().map(|s| s.0)
+                );
+                if current && self.may_move() {
+                    if self.lost_by_own_judgement() {
+                        self.resign();
+                        return;
+                    }
                     self.play(&best);
+                    self.answer_draw();
+                } else if let Some((_, moves)) = self
+                    .searched
+                    .take_if(|(searched, _)| *searched == generation)
+                {
+                    log::info!("{best} found, but the game is not back yet; keeping it");
+                    self.queued = Some((moves, best));
                 }
             }
         }
@@ -838,21 +1211,42 @@ impl Client {
         self.send_expecting(&format!("Game#{no} {command}"), Pending::Move);
     }
 
-    fn on_draw_offer(&mut self, no: u64) {
+    /// Answers a standing draw offer by policy: at once if `--accept-draw` is off, else as soon
+    /// as there is an evaluation (the running search's first iteration, at the latest its move).
+    fn answer_draw(&mut self) {
+        let Some(game) = &self.game else {
+            return;
+        };
+        if !game.draw_offered {
+            return;
+        }
+        let no = game.start.game;
         if !self.config.accept_draw {
             log::info!("game {no}: draw offer declined (--accept-draw is off)");
+            self.draw_answered(false);
+            self.tell("Thank you, but I do not take draws.");
             return;
         }
         match self.score_for_us() {
             Some(score) if score <= DRAW_ACCEPT_MAX => {
                 log::info!("game {no}: accepting the draw offer (eval {score:+} centiflats)");
+                self.draw_answered(true);
                 let line = format!("Game#{no} OfferDraw");
                 self.send_expecting(&line, Pending::Command(line.clone()));
             }
             Some(score) => {
                 log::info!("game {no}: draw offer declined (eval {score:+} centiflats)");
+                self.draw_answered(false);
+                self.tell("Thank you, but I would rather play on.");
             }
-            None => log::info!("game {no}: draw offer declined (no evaluation yet)"),
+            None => log::info!("game {no}: draw offer kept until the search has an evaluation"),
+        }
+    }
+
+    fn draw_answered(&mut self, accepted: bool) {
+        if let Some(game) = &mut self.game {
+            game.draw_offered = false;
+            game.draw_accepted |= accepted;
         }
     }
 
@@ -866,7 +1260,7 @@ impl Client {
                 return Some(score);
             }
         }
-        if self.searching.is_some() {
+        if self.engine.is_searching() {
             return None;
         }
         let ours = game.to_move() == game.ours();
@@ -881,12 +1275,15 @@ impl Client {
         Some(if ours { score } else { -score })
     }
 
-    fn finish(&mut self, result: &str, how: &str) {
+    fn finish(&mut self, result: &str, abandoned: bool) {
         self.stop_search();
         self.generation += 1;
+        self.queued = None;
+        let by_rules = self.engine.result();
         let Some(game) = self.game.take() else {
             return;
         };
+        let how = termination(&game, result, abandoned, by_rules);
         self.games_done += 1;
         log::info!(
             "game {} over: {result} ({how}); {} vs {}, {} plies",
@@ -896,7 +1293,7 @@ impl Client {
             game.moves.len()
         );
         if let Some(dir) = &self.config.ptn_dir {
-            let text = game_ptn(&self.config.server, &game.start, &game.moves, result);
+            let text = game_ptn(&self.config.server, &game.start, &game.moves, result, how);
             let path = dir.join(ptn_file_name(&game.start));
             if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))
             {
@@ -909,8 +1306,51 @@ impl Client {
     }
 }
 
-/// A finished game as PTN, with the tags of the game.
-pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str) -> String {
+/// How a game ended, for the log and the PTN's `Termination` tag: `road`, `flats`, `time`,
+/// `resignation`, `abandonment`, `agreement` (a draw), `draw rule` (a draw the rules do not
+/// make on the board: the server's no-placement rule) or `aborted`.
+fn termination(
+    game: &Game,
+    result: &str,
+    abandoned: bool,
+    by_rules: Option<GameResult>,
+) -> &'static str {
+    if abandoned {
+        return "abandonment";
+    }
+    match result {
+        "R-0" | "0-R" => "road",
+        "F-0" | "0-F" => "flats",
+        "1/2-1/2" if game.draw_accepted => "agreement",
+        "1/2-1/2" if by_rules == Some(GameResult::Draw) => "flats",
+        "1/2-1/2" => "draw rule",
+        "1-0" | "0-1" => {
+            let loser = if result == "1-0" {
+                Color::Black
+            } else {
+                Color::White
+            };
+            // The server sends the clocks, the loser's at 0, before a loss on time.
+            if game.clock[loser as usize] == 0 && !(loser == game.ours() && game.resigned) {
+                "time"
+            } else {
+                "resignation"
+            }
+        }
+        _ => "aborted",
+    }
+}
+
+/// A finished game as PTN, with the tags of the game: the server's, `Rated` (`yes` or `no`),
+/// and `Termination` (how it ended: `road`, `flats`, `time`, `resignation`, `abandonment`,
+/// `agreement`, `draw rule` or `aborted`).
+pub fn game_ptn(
+    server: &str,
+    start: &GameStart,
+    moves: &[String],
+    result: &str,
+    termination: &str,
+) -> String {
     let plies = moves
         .iter()
         .filter_map(|m| m.parse::<PtnMove>().ok())
@@ -935,6 +1375,11 @@ pub fn game_ptn(server: &str, start: &GameStart, moves: &[String], result: &str)
         ("Flats", start.flats.to_string()),
         ("Caps", start.caps.to_string()),
         ("Result", result.to_string()),
+        (
+            "Rated",
+            if start.unrated { "no" } else { "yes" }.to_string(),
+        ),
+        ("Termination", termination.to_string()),
     ];
     PtnGame {
         tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),

@@ -17,7 +17,7 @@ pub mod transport;
 use crate::board::reserves_for_size;
 use crate::engine;
 use crate::tei::Transcript;
-use client::{Config, Login, Mode};
+use client::{AcceptFilter, Config, Login, Mode};
 use protocol::{Seek, SeekColor};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -63,8 +63,22 @@ pub struct PlaytakArgs {
     pub extra_time: Option<String>,
     /// Only this player may accept the seek.
     pub opponent: Option<String>,
-    /// Accept the seeks of this player instead of seeking.
+    /// Seeks to post in turn, one after each game, each `SIZE SECONDS+INC [komi K]
+    /// [white|black|any] [rated|unrated]` (the other seek options apply to all); none: the seek
+    /// of `size`, `tc`, `komi`, `color` and `unrated`.
+    pub seeks: Vec<String>,
+    /// Accept the seeks of this player (`*`: anyone's) instead of seeking.
     pub accept: Option<String>,
+    /// When accepting: only these board sizes (empty: any).
+    pub accept_sizes: Vec<u8>,
+    /// When accepting: only a starting time in this range, `MIN-MAX` seconds.
+    pub accept_time: Option<String>,
+    /// When accepting: only rated (`Some(true)`) or only unrated (`Some(false)`) games.
+    pub accept_rated: Option<bool>,
+    /// Resign games lost by Cairn's own judgement.
+    pub resign: bool,
+    /// No chat with the opponent.
+    pub quiet: bool,
     /// Stop after this many finished games (default: play until stopped).
     pub games: Option<u32>,
     /// Grant the opponent's undo requests.
@@ -82,6 +96,8 @@ pub struct PlaytakArgs {
     pub move_overhead: u64,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     pub ping_interval: f64,
+    /// Seconds after a PING with no line back before the link counts as dead.
+    pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
     pub reconnect_delay: u64,
 }
@@ -98,7 +114,7 @@ pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
     match client::run(config) {
         Ok(()) => 0,
         Err(e) => {
-            log::error!("{e}");
+            // One line: the log goes to the same stderr.
             eprintln!("error: {e}");
             1
         }
@@ -108,6 +124,11 @@ pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
 /// Checks the arguments and builds the session's configuration.
 pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Config, String> {
     let login = match &args.user {
+        Some(name) if !valid_name(name) => {
+            return Err(format!(
+                "--user {name}: not a playtak name (a letter, then 3 to 15 letters, digits or _)"
+            ))
+        }
         Some(name) => Login::User {
             name: name.clone(),
             password: password(args)?,
@@ -117,31 +138,154 @@ pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Conf
         },
     };
     let mode = match &args.accept {
-        Some(name) => Mode::Accept(name.clone()),
-        None => Mode::Seek(seek(args)?),
+        Some(name) => Mode::Accept(accept_filter(name, args)?),
+        None if args.seeks.is_empty() => Mode::Seek(vec![seek(args)?]),
+        None => Mode::Seek(
+            args.seeks
+                .iter()
+                .map(|text| seek_option(text, args))
+                .collect::<Result<_, _>>()?,
+        ),
     };
+    if args.hash == 0 {
+        return Err("--hash 0: the transposition table needs at least 1 MiB".to_string());
+    }
+    let (server, websocket) = server_address(&args.server, args.websocket)?;
     if !(args.ping_interval > 0.0 && args.ping_interval <= 30.0) {
         return Err("--ping-interval must be above 0 and at most 30 seconds".to_string());
     }
+    if !(args.ping_timeout > 0.0 && args.ping_timeout <= 300.0) {
+        return Err("--ping-timeout must be above 0 and at most 300 seconds".to_string());
+    }
     Ok(Config {
-        server: args.server.clone(),
-        websocket: args.websocket,
+        server,
+        websocket,
         login,
         mode,
         games: args.games,
         accept_undo: args.accept_undo,
         accept_draw: args.accept_draw,
+        resign: args.resign,
+        quiet: args.quiet,
         ptn_dir: args.ptn_dir.clone(),
         engine: engine::Options {
-            hash_mb: args.hash.max(1),
+            hash_mb: args.hash,
             threads: args.threads as usize,
             move_overhead_ms: args.move_overhead,
             ..engine::Options::default()
         },
         ping_interval: Duration::from_secs_f64(args.ping_interval),
+        ping_timeout: Duration::from_secs_f64(args.ping_timeout),
         reconnect_delay: Duration::from_millis(args.reconnect_delay.max(1)),
         transcript,
     })
+}
+
+/// `HOST:PORT` and whether to speak WebSocket, from `--server` (a `ws://HOST:PORT/` URL means
+/// WebSocket; a host with no port gets the public server's telnet port).
+fn server_address(server: &str, websocket: bool) -> Result<(String, bool), String> {
+    let (rest, websocket) = match server.split_once("://") {
+        Some(("ws", rest)) => (rest.trim_end_matches('/'), true),
+        Some((scheme, _)) => {
+            return Err(format!(
+                "--server {server}: Cairn speaks plain TCP (HOST:PORT) or ws://HOST:PORT/, \
+                 not {scheme}://"
+            ))
+        }
+        None => (server, websocket),
+    };
+    if rest.is_empty() || rest.contains('/') {
+        return Err(format!(
+            "--server {server}: expected HOST:PORT or ws://HOST:PORT/"
+        ));
+    }
+    let default_port = DEFAULT_SERVER.rsplit(':').next().unwrap_or_default();
+    let address = match rest.rsplit_once(':') {
+        // `[::1]` alone, or a host name alone.
+        _ if rest.ends_with(']') => format!("{rest}:{default_port}"),
+        Some((host, port)) if !host.contains(':') || host.ends_with(']') => {
+            if host.is_empty() || port.parse::<u16>().is_err() {
+                return Err(format!("--server {server}: `{port}` is not a port number"));
+            }
+            rest.to_string()
+        }
+        Some(_) => {
+            return Err(format!(
+                "--server {server}: write an IPv6 host as [ADDRESS]:PORT"
+            ))
+        }
+        None => format!("{rest}:{default_port}"),
+    };
+    Ok((address, websocket))
+}
+
+/// The filter of `--accept NAME` and its `--accept-*` options.
+fn accept_filter(name: &str, args: &PlaytakArgs) -> Result<AcceptFilter, String> {
+    let player = match name {
+        "*" => None,
+        name if valid_name(name) => Some(name.to_string()),
+        name => {
+            return Err(format!(
+                "--accept {name}: not a playtak name (or * for anyone)"
+            ))
+        }
+    };
+    let time = match &args.accept_time {
+        Some(text) => {
+            let bad = || format!("--accept-time {text}: expected MIN-MAX seconds, like 60-900");
+            let (from, to) = text.split_once('-').ok_or_else(bad)?;
+            let (from, to): (u64, u64) = (
+                from.trim().parse().map_err(|_| bad())?,
+                to.trim().parse().map_err(|_| bad())?,
+            );
+            if from > to {
+                return Err(bad());
+            }
+            Some((from, to))
+        }
+        None => None,
+    };
+    Ok(AcceptFilter {
+        player,
+        sizes: args.accept_sizes.iter().map(|&s| s as usize).collect(),
+        time,
+        rated: args.accept_rated,
+    })
+}
+
+/// One `--seek` text: `SIZE SECONDS+INC [komi K] [white|black|any] [rated|unrated]`.
+fn seek_option(text: &str, args: &PlaytakArgs) -> Result<Seek, String> {
+    let bad = |why: String| format!("--seek \"{text}\": {why}");
+    let mut words = text.split_whitespace();
+    let mut one = args.clone();
+    let size = words.next().ok_or_else(|| bad("empty".to_string()))?;
+    one.size = crate::board::parse_size(size).map_err(bad)?;
+    one.tc = words
+        .next()
+        .ok_or_else(|| bad("no time control (like 900+10)".to_string()))?
+        .to_string();
+    while let Some(word) = words.next() {
+        match word {
+            "komi" => {
+                let komi = words.next().unwrap_or_default();
+                one.komi = komi
+                    .parse()
+                    .map_err(|_| bad(format!("komi `{komi}` is not a number")))?;
+            }
+            "white" => one.color = SeekColor::White,
+            "black" => one.color = SeekColor::Black,
+            "any" => one.color = SeekColor::Any,
+            "rated" => one.unrated = false,
+            "unrated" => one.unrated = true,
+            other => {
+                return Err(bad(format!(
+                    "unknown word `{other}` (expected komi K, white, black, any, rated or \
+                     unrated)"
+                )))
+            }
+        }
+    }
+    seek(&one).map_err(bad)
 }
 
 fn password(args: &PlaytakArgs) -> Result<String, String> {
@@ -157,6 +301,12 @@ fn password(args: &PlaytakArgs) -> Result<String, String> {
     };
     if password.is_empty() || password.contains(char::is_whitespace) {
         return Err("the password is empty or contains white space".to_string());
+    }
+    let length = password.chars().count();
+    if !(6..=50).contains(&length) {
+        return Err(format!(
+            "the password has {length} characters; the server takes 6 to 50"
+        ));
     }
     Ok(password)
 }
@@ -179,6 +329,11 @@ fn valid_name(name: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && (4..=16).contains(&name.len())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `1 capstone`, `2 capstones`.
+fn plural(n: u32, word: &str) -> String {
+    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `A+B` with whole numbers.
@@ -214,8 +369,10 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
     let caps = args.caps.unwrap_or(u32::from(capstones));
     if flats != u32::from(stones) || caps != u32::from(capstones) {
         return Err(format!(
-            "--flats {flats} --caps {caps}: Cairn plays only the standard pieces, \
-             {stones} flats and {capstones} capstones on {size}x{size}"
+            "--flats {flats} --caps {caps}: Cairn plays only the standard pieces, {} and {} \
+             on {size}x{size}",
+            plural(u32::from(stones), "flat"),
+            plural(u32::from(capstones), "capstone")
         ));
     }
     let extra = match &args.extra_time {
@@ -244,4 +401,46 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
         extra,
         opponent: args.opponent.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn server_addresses() {
+        let ok = |text: &str, ws: bool| server_address(text, ws).unwrap();
+        assert_eq!(
+            ok("playtak.com:10000", false),
+            ("playtak.com:10000".into(), false)
+        );
+        assert_eq!(ok("localhost", false), ("localhost:10000".into(), false));
+        assert_eq!(
+            ok("ws://127.0.0.1:9999/", false),
+            ("127.0.0.1:9999".into(), true)
+        );
+        assert_eq!(
+            ok("ws://127.0.0.1:9999", false),
+            ("127.0.0.1:9999".into(), true)
+        );
+        assert_eq!(ok("[::1]:10000", true), ("[::1]:10000".into(), true));
+        assert_eq!(ok("[::1]", false), ("[::1]:10000".into(), false));
+        for bad in [
+            "",
+            "wss://playtak.com/ws",
+            "ws://",
+            "host:",
+            ":10000",
+            "::1:10000",
+        ] {
+            assert!(server_address(bad, false).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn plurals() {
+        assert_eq!(plural(1, "capstone"), "1 capstone");
+        assert_eq!(plural(0, "capstone"), "0 capstones");
+        assert_eq!(plural(21, "flat"), "21 flats");
+    }
 }

@@ -77,6 +77,8 @@ pub struct SeekInfo {
     pub flats: u32,
     /// Capstones per player.
     pub caps: u32,
+    /// Whether the game would be unrated.
+    pub unrated: bool,
     /// The only player who may accept, if any.
     pub opponent: Option<String>,
 }
@@ -209,6 +211,8 @@ pub fn parse_line(line: &str) -> Result<ServerMsg, ProtocolError> {
         "Login or Register" => return Ok(ServerMsg::LoginPrompt),
         "Authentication failure" => return Ok(ServerMsg::AuthFailure),
         "OK" => return Ok(ServerMsg::Ok),
+        // The answer to `Tell` with a name that is not online.
+        "No such player" => return Ok(ServerMsg::Ignored),
         "NOK" => return Ok(ServerMsg::Nok),
         _ => {}
     }
@@ -324,6 +328,7 @@ fn parse_seek(rest: &str) -> Option<SeekInfo> {
         half_komi: f[6].parse().ok()?,
         flats: f[7].parse().ok()?,
         caps: f[8].parse().ok()?,
+        unrated: f[9] == "1",
         opponent,
     })
 }

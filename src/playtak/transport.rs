@@ -28,6 +28,9 @@ pub enum Incoming {
 /// How long connecting may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// How long one write may block (a full send buffer on a dead link).
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// How long the WebSocket thread waits for a frame before it looks at its queue again.
 const WS_POLL: Duration = Duration::from_millis(5);
 
@@ -75,6 +78,8 @@ impl Connection {
     ) -> io::Result<Connection> {
         let stream = TcpStream::connect_timeout(&resolve(server)?, CONNECT_TIMEOUT)?;
         stream.set_nodelay(true)?;
+        // A write into a link that went silent fails instead of blocking the client.
+        stream.set_write_timeout(Some(WRITE_TIMEOUT))?;
         let sink = if websocket {
             Sink::Ws(open_ws(server, stream, id, events)?)
         } else {

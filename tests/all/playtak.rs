@@ -1,7 +1,10 @@
 //! `cairn playtak` against a small fake server written from the playtak protocol: every test
 //! plays the server's side of an exchange, line by line, and checks the exact lines the client
 //! sends (login, seeks, accepts, moves on several sizes, undo and draw answers, the answer to
-//! `NOK`, a dropped connection and the resumed game).
+//! `NOK`, a dropped connection and the resumed game), and the network's faults: a guest's game
+//! resent before its `Welcome`, a link gone silent, a `NOK` to `Login`, a move found while the
+//! link was down, a draw offered while Cairn thinks; and what an operator uses: the stop on a
+//! signal, `--resign`, chat, several seeks, accept filters and the PTN's tags.
 
 use cairn::board::{Color, Position};
 use cairn::notation::{parse_file, replay_any, PtnMove};
@@ -63,8 +66,8 @@ impl Peer {
         assert_eq!(self.recv(), line);
     }
 
-    /// Greets, answers `Client` and `Protocol 2`, and checks the login line.
-    fn handshake(&mut self, login: &str, welcome: &str) {
+    /// Greets, answers `Client` and `Protocol 2`, and returns the login line (unanswered).
+    fn login_line(&mut self) -> String {
         self.send("Welcome!");
         self.send("Login or Register");
         let client = self.recv();
@@ -72,7 +75,37 @@ impl Peer {
         self.send("OK");
         self.expect("Protocol 2");
         self.send("OK");
-        let line = self.recv();
+        self.recv()
+    }
+
+    /// For `time`, checks that the client sends nothing but PINGs (answered).
+    fn only_pings_for(&mut self, time: Duration) {
+        let end = Instant::now() + time;
+        self.writer
+            .set_read_timeout(Some(Duration::from_millis(50)))
+            .unwrap();
+        let mut line = String::new();
+        while Instant::now() < end {
+            match self.reader.read_line(&mut line) {
+                Ok(0) => panic!("the client closed the connection"),
+                Ok(_) if line.ends_with('\n') => {
+                    assert_eq!(line, "PING\n", "only PINGs expected here");
+                    self.pings += 1;
+                    self.send("OK");
+                    line.clear();
+                }
+                _ => {}
+            }
+        }
+        assert!(line.is_empty(), "a partial line `{line}`");
+        self.writer
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
+    }
+
+    /// Greets, answers `Client` and `Protocol 2`, and checks the login line.
+    fn handshake(&mut self, login: &str, welcome: &str) {
+        let line = self.login_line();
         if login == "Login Guest" {
             let token = line.strip_prefix("Login Guest ").expect(&line);
             assert!(
@@ -95,10 +128,11 @@ fn listen() -> (TcpListener, String) {
     (listener, addr)
 }
 
-/// Starts `cairn playtak` against `addr` with `args`, as user `cairn` (password `secret`).
+/// Starts `cairn playtak` against `addr` with `args` and `--quiet`, as user `cairn` (password
+/// `secret`).
 fn client(addr: &str, args: &[&str]) -> Child {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["playtak", "--server", addr, "--hash", "2"])
+        .args(["playtak", "--server", addr, "--hash", "2", "--quiet"])
         .args(args)
         .env("CAIRN_PLAYTAK_PASSWORD", "secret")
         .env("RUST_LOG", "warn,cairn::playtak=debug")
@@ -107,6 +141,13 @@ fn client(addr: &str, args: &[&str]) -> Child {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cannot run cairn")
+}
+
+/// `cairn playtak` as user `cairn` seeking one 5×5 game, with `args` added.
+fn one_game(addr: &str, args: &[&str]) -> Child {
+    let mut all = vec!["--user", "cairn", "--size", "5", "--games", "1"];
+    all.extend_from_slice(args);
+    client(addr, &all)
 }
 
 /// Waits for the client to exit; its exit code and stderr.
@@ -125,6 +166,22 @@ fn finish(mut child: Child) -> (Option<i32>, String) {
         output.status.code(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
     )
+}
+
+/// Ends the client (which plays until stopped); its stderr.
+fn kill(mut child: Child) -> String {
+    let _ = child.kill();
+    finish(child).1
+}
+
+/// Waits for the client to exit 0 having logged each of `says`; its stderr.
+fn exits_0_saying(child: Child, says: &[&str]) -> String {
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    for text in says {
+        assert!(stderr.contains(text), "`{text}` not in:\n{stderr}");
+    }
+    stderr
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -236,9 +293,7 @@ fn guest_login_seek_syntax_and_pings() {
     }
     assert!(peer.pings >= 4, "{} pings in 1.1 s", peer.pings);
     drop(peer);
-    let mut child = child;
-    let _ = child.kill();
-    let (_, stderr) = finish(child);
+    let stderr = kill(child);
     assert!(
         stderr.contains("unknown server line `Frobnicate the server`"),
         "{stderr}"
@@ -255,9 +310,7 @@ fn guest_login_seek_syntax_and_pings() {
     peer.handshake("Login cairn secret", "Welcome cairn!");
     peer.expect("Seek 6 900 10 A 4 30 1 0 1 0 0 ");
     drop(peer);
-    let mut child = child;
-    let _ = child.kill();
-    finish(child);
+    kill(child);
 }
 
 #[test]
@@ -324,7 +377,13 @@ fn failed_login_is_one_error_and_exit_1() {
 /// Plays `our_moves` moves of the client on an `N`×`N` board from the server's side, the
 /// opponent answering with spreads when it can, then ends the game with `ending`; checks every
 /// client move and the PTN written.
-fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], result: &str) {
+fn play_game<const N: usize>(
+    color: Color,
+    our_moves: usize,
+    ending: &[&str],
+    result: &str,
+    termination: &str,
+) {
     let (listener, addr) = listen();
     let dir = temp_dir(&format!("game{N}{color:?}"));
     let size = N.to_string();
@@ -384,12 +443,9 @@ fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], re
     for line in ending {
         peer.send(line);
     }
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(stderr.contains("game 12 started"), "{stderr}");
-    assert!(
-        stderr.contains(&format!("game 12 over: {result}")),
-        "{stderr}"
+    exits_0_saying(
+        child,
+        &["game 12 started", &format!("game 12 over: {result}")],
     );
     let text = ptn_in(&dir);
     let games = parse_file(&text).unwrap();
@@ -401,6 +457,8 @@ fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], re
     assert_eq!(game.tag("Clock"), Some("3+0"));
     assert_eq!(game.tag("Komi"), Some("0"));
     assert_eq!(game.tag("Result"), Some(result));
+    assert_eq!(game.tag("Rated"), Some("yes"));
+    assert_eq!(game.tag("Termination"), Some(termination));
     assert!(game.tag("Date").is_some_and(|d| d.len() == 10));
     let plies: Vec<String> = game.plies.iter().map(|p| p.mv.to_string()).collect();
     assert_eq!(plies, board.plies);
@@ -410,12 +468,33 @@ fn play_game<const N: usize>(color: Color, our_moves: usize, ending: &[&str], re
 
 #[test]
 fn games_in_both_colours_on_every_size() {
-    play_game::<3>(Color::White, 2, &["Game#12 Over 1-0"], "1-0");
-    play_game::<4>(Color::Black, 3, &["Game#12 Abandoned. bob quit"], "0-1");
-    play_game::<5>(Color::White, 4, &["Game#12 Over 0-1"], "0-1");
-    play_game::<6>(Color::Black, 4, &["Game#12 Over 1/2-1/2"], "1/2-1/2");
-    play_game::<7>(Color::White, 3, &["Game#12 Abandoned. bob quit"], "1-0");
-    play_game::<8>(Color::Black, 3, &["Game#12 Over 0-0"], "0-0");
+    // The ending's kind goes to the `Termination` tag: a loss with the loser's clock at 0 is on
+    // time, another is a resignation; a draw neither agreed nor on the board is the server's.
+    let time = ["Game#12 Timems 0 2900", "Game#12 Over 0-1"];
+    play_game::<3>(Color::White, 2, &["Game#12 Over 1-0"], "1-0", "resignation");
+    play_game::<4>(
+        Color::Black,
+        3,
+        &["Game#12 Abandoned. bob quit"],
+        "0-1",
+        "abandonment",
+    );
+    play_game::<5>(Color::White, 4, &time, "0-1", "time");
+    play_game::<6>(
+        Color::Black,
+        4,
+        &["Game#12 Over 1/2-1/2"],
+        "1/2-1/2",
+        "draw rule",
+    );
+    play_game::<7>(
+        Color::White,
+        3,
+        &["Game#12 Abandoned. bob quit"],
+        "1-0",
+        "abandonment",
+    );
+    play_game::<8>(Color::Black, 3, &["Game#12 Over 0-0"], "0-0", "aborted");
 }
 
 /// Logs in as `cairn` with `args`, starts game 5 on 5×5 (komi in half flats) in `colour`, and
@@ -466,9 +545,7 @@ fn clock_low_time_moves_fast() {
         "{took:?} with 300 ms left"
     );
     drop(peer);
-    let mut child = child;
-    let _ = child.kill();
-    finish(child);
+    kill(child);
 }
 
 #[test]
@@ -476,19 +553,7 @@ fn undo_and_draw_policies() {
     // Flags on: the undo is granted and the move searched again; a draw offer is accepted
     // when Cairn is not winning (White giving 4 flats of komi).
     let (listener, addr) = listen();
-    let child = client(
-        &addr,
-        &[
-            "--user",
-            "cairn",
-            "--size",
-            "5",
-            "--games",
-            "1",
-            "--accept-undo",
-            "--accept-draw",
-        ],
-    );
+    let child = one_game(&addr, &["--accept-undo", "--accept-draw"]);
     let mut peer = start_game(&listener, "white", 8);
     let mut board = Board::<5>::new(8);
     let first = client_move(&mut peer, 5);
@@ -509,13 +574,11 @@ fn undo_and_draw_policies() {
     peer.expect("Game#5 OfferDraw");
     peer.send("OK");
     peer.send("Game#5 Over 1/2-1/2");
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(stderr.contains("accepting the draw offer"), "{stderr}");
+    exits_0_saying(child, &["accepting the draw offer"]);
 
     // Flags off (and Black, 4 flats ahead, winning anyway): both ignored, play goes on.
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let child = one_game(&addr, &[]);
     let mut peer = start_game(&listener, "black", 8);
     let mut board = Board::<5>::new(8);
     board.apply_server("P E5");
@@ -537,16 +600,13 @@ fn undo_and_draw_policies() {
     peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     peer.send("Game#5 Over R-0");
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(stderr.contains("undo request not granted"), "{stderr}");
-    assert!(stderr.contains("draw offer declined"), "{stderr}");
+    exits_0_saying(child, &["undo request not granted", "draw offer declined"]);
 }
 
 #[test]
 fn refused_moves_are_retried_then_resigned() {
     let (listener, addr) = listen();
-    let child = client(&addr, &["--user", "cairn", "--size", "5", "--games", "1"]);
+    let child = one_game(&addr, &[]);
     let mut peer = start_game(&listener, "white", 0);
     let mut board = Board::<5>::new(0);
     let first = client_move(&mut peer, 5);
@@ -560,25 +620,16 @@ fn refused_moves_are_retried_then_resigned() {
     peer.send("Error:Invalid move");
     peer.expect("Game#5 Resign");
     peer.send("Game#5 Over 0-1");
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
-    assert!(stderr.contains("server error: Invalid move"), "{stderr}");
-    assert!(stderr.contains("game 5 over: 0-1"), "{stderr}");
+    exits_0_saying(child, &["server error: Invalid move", "game 5 over: 0-1"]);
 }
 
 #[test]
 fn dropped_connection_resumes_the_game() {
     let (listener, addr) = listen();
     let dir = temp_dir("resume");
-    let child = client(
+    let child = one_game(
         &addr,
         &[
-            "--user",
-            "cairn",
-            "--size",
-            "5",
-            "--games",
-            "1",
             "--reconnect-delay",
             "100",
             "--ptn-dir",
@@ -587,40 +638,19 @@ fn dropped_connection_resumes_the_game() {
     );
     let mut peer = start_game(&listener, "white", 0);
     let mut board = Board::<5>::new(0);
-    let mut server_moves = Vec::new();
     let mv = client_move(&mut peer, 5);
     board.apply_server(&mv);
-    server_moves.push(mv);
     peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     // The connection drops while the opponent thinks.
     drop(peer);
     let mut peer = Peer::accept(&listener);
     peer.handshake("Login cairn secret", "Welcome cairn!");
-    // The server resends the game; the opponent's move came in meanwhile.
-    peer.send("Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1");
-    let black = board.choose();
-    board.apply_server(&black);
-    server_moves.push(black);
-    for mv in &server_moves {
-        peer.send(&format!("Game#5 {mv}"));
-    }
-    peer.send("Game#5 Timems 5900 5800");
-    peer.send("Message Your game is resumed");
-    // No seek: the next line is White's second move, legal after the resent ones.
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 5900 5800");
-    peer.send("OK");
-    peer.send("Game#5 Over 1-0");
-    let (code, stderr) = finish(child);
-    assert_eq!(code, Some(0), "{stderr}");
+    // The server resends the game; no seek: the next line is White's second move.
+    let start = "Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1";
+    resend_game(&mut peer, start, &mut board);
+    let stderr = play_on_and_end(&mut peer, &mut board, child, "1-0", &dir);
     assert!(stderr.contains("reconnecting"), "{stderr}");
-    assert!(stderr.contains("game 5 resumed"), "{stderr}");
-    let games = parse_file(&ptn_in(&dir)).unwrap();
-    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
-    assert_eq!(plies, board.plies);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -778,5 +808,551 @@ fn round_trip_size<const N: usize>() {
                 "{N}×{N}: no spread of {count} over {distance} squares among {checked} moves"
             );
         }
+    }
+}
+
+/// The client's next line, which must be a move of game 5 (PINGs answered).
+fn move_of_5(peer: &mut Peer) -> String {
+    client_move(peer, 5)
+}
+
+/// Resends game 5 as the server does after a login (the opponent's reply to the client's first
+/// move having come in meanwhile): `Game Start`, every move, the clocks, `Your game is resumed`.
+fn resend_game(peer: &mut Peer, start: &str, board: &mut Board<5>) {
+    let black = board.choose();
+    board.apply_server(&black);
+    peer.send(start);
+    for mv in &board.plies {
+        let mv = move_to_server(&mv.parse().unwrap()).unwrap();
+        peer.send(&format!("Game#5 {mv}"));
+    }
+    peer.send("Game#5 Timems 5900 5800");
+    peer.send("Message Your game is resumed");
+}
+
+/// After [`resend_game`]: White's second move (legal after the resent ones), then `Over
+/// result`; checks the exit and the PTN in `dir`, and returns the client's stderr.
+fn play_on_and_end(
+    peer: &mut Peer,
+    board: &mut Board<5>,
+    child: Child,
+    result: &str,
+    dir: &Path,
+) -> String {
+    let mv = move_of_5(peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 5800 5800");
+    peer.send("OK");
+    peer.send(&format!("Game#5 Over {result}"));
+    let stderr = exits_0_saying(child, &["game 5 resumed"]);
+    let games = parse_file(&ptn_in(dir)).unwrap();
+    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(plies, board.plies);
+    assert_eq!(games[0].result.as_deref(), Some(result));
+    let _ = std::fs::remove_dir_all(dir);
+    stderr
+}
+
+#[test]
+fn a_guest_gets_its_game_back_when_welcome_comes_last() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("guest-resume");
+    let child = client(
+        &addr,
+        &[
+            "--size",
+            "5",
+            "--tc",
+            "6+0",
+            "--games",
+            "1",
+            "--reconnect-delay",
+            "100",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    let login = peer.login_line();
+    assert!(login.starts_with("Login Guest "), "{login}");
+    peer.send("Welcome Guest3!");
+    let seek = peer.recv();
+    assert!(seek.starts_with("Seek 5 6 0 "), "{seek}");
+    let start = "Game Start 5 Guest3 vs bob white 5 6 0 0 21 1 0 0 0 0 0";
+    peer.send(start);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    drop(peer);
+    // The guest comes back with the same token; as the server does for guests, the game, its
+    // moves (the opponent's came in meanwhile) and `Your game is resumed` come before `Welcome`.
+    let mut peer = Peer::accept(&listener);
+    assert_eq!(peer.login_line(), login, "the same guest token");
+    resend_game(&mut peer, start, &mut board);
+    peer.send("Welcome Guest3!");
+    peer.send("Online 2");
+    // No seek: the game goes on.
+    let stderr = play_on_and_end(&mut peer, &mut board, child, "0-R", &dir);
+    assert!(!stderr.contains("not resumed"), "{stderr}");
+}
+
+#[test]
+fn a_silent_link_is_dropped_and_the_game_resumed() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("silent");
+    let child = one_game(
+        &addr,
+        &[
+            "--ping-interval",
+            "0.2",
+            "--ping-timeout",
+            "0.5",
+            "--reconnect-delay",
+            "100",
+            "--ptn-dir",
+            dir.to_str().unwrap(),
+        ],
+    );
+    let mut peer = start_game(&listener, "white", 0);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    // The link goes silent: nothing is read or answered, and the socket stays open.
+    let silent = Instant::now();
+    let mut new_peer = Peer::accept(&listener);
+    let took = silent.elapsed();
+    // The documented bound: a PING interval, the PING timeout and the reconnection delay.
+    assert!(took < Duration::from_secs(5), "reconnected after {took:?}");
+    // The client closed the silent connection: after its unanswered PINGs, the end.
+    let mut rest = String::new();
+    let _ = std::io::Read::read_to_string(&mut peer.reader, &mut rest);
+    assert!(rest.lines().all(|l| l == "PING"), "{rest}");
+    new_peer.handshake("Login cairn secret", "Welcome cairn!");
+    let start = "Game Start 5 cairn vs bob white 5 6 0 0 21 1 0 0 0 0 1";
+    resend_game(&mut new_peer, start, &mut board);
+    let stderr = play_on_and_end(&mut new_peer, &mut board, child, "1-0", &dir);
+    assert!(stderr.contains("no answer to PING in 0.5 s"), "{stderr}");
+}
+
+/// Runs `cairn playtak` with the default log filter and `password`; its exit code and stderr.
+fn run_with_password(addr: &str, args: &[&str], password: &str) -> Child {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--server", addr])
+        .args(args)
+        .env("CAIRN_PLAYTAK_PASSWORD", password)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_refused_login_is_one_error_and_exit_1() {
+    let (listener, addr) = listen();
+    // Shapes the server refuses are refused before connecting.
+    let name = " (a letter, then 3 to 15 letters, digits or _)";
+    for (user, password, error) in [
+        (
+            "ab1",
+            "secret",
+            format!("--user ab1: not a playtak name{name}"),
+        ),
+        (
+            "9lives",
+            "secret",
+            format!("--user 9lives: not a playtak name{name}"),
+        ),
+        (
+            "cairn",
+            "12345",
+            "the password has 5 characters; the server takes 6 to 50".into(),
+        ),
+    ] {
+        let (code, stderr) = finish(run_with_password(&addr, &["--user", user], password));
+        assert_eq!(code, Some(1), "{stderr}");
+        assert_eq!(stderr, format!("error: {error}\n"));
+    }
+    // A `NOK` to `Login` (as for a shape the server's pattern refuses) ends the run.
+    let child = run_with_password(&addr, &["--user", "cairn"], "secret");
+    let mut peer = Peer::accept(&listener);
+    assert_eq!(peer.login_line(), "Login cairn secret");
+    peer.send("NOK");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(stderr.matches("refused").count(), 1, "{stderr}");
+    assert!(
+        stderr
+            .lines()
+            .last()
+            .unwrap()
+            .starts_with("error: login as cairn refused: the server answers `NOK`"),
+        "{stderr}"
+    );
+    // A wrong password: the error once, with the log on as by default.
+    let child = run_with_password(&addr, &["--user", "cairn"], "secret");
+    let mut peer = Peer::accept(&listener);
+    peer.login_line();
+    peer.send("Authentication failure");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert_eq!(
+        stderr.matches("Authentication failure").count(),
+        1,
+        "{stderr}"
+    );
+    // A server that never greets (a WebSocket port spoken to in plain TCP) is not retried for
+    // ever: its test would wait the 30 s login timeout, so it is left to the real server test.
+}
+
+#[test]
+fn no_move_goes_out_before_the_game_is_resumed() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &["--tc", "600+0", "--reconnect-delay", "100"]);
+    // Cairn plays White on a long clock: it is thinking when the connection drops.
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    let start = "Game Start 5 cairn vs bob white 5 600 0 0 21 1 0 0 0 0 1";
+    peer.send(start);
+    peer.only_pings_for(Duration::from_millis(300));
+    drop(peer);
+    // The new connection: the login comes first (`handshake` checks it), and after `Welcome`
+    // nothing but PINGs until the game is resent.
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.only_pings_for(Duration::from_millis(500));
+    peer.send(start);
+    peer.send("Game#5 Timems 599000 600000");
+    peer.send("Message Your game is resumed");
+    let mv = move_of_5(&mut peer);
+    Board::<5>::new(0).apply_server(&mv);
+    peer.send("Game#5 Timems 599000 600000");
+    peer.send("OK");
+    peer.send("Game#5 Over 0-1");
+    let stderr = exits_0_saying(child, &["found before the connection dropped"]);
+    assert!(!stderr.contains("refused"), "{stderr}");
+}
+
+#[test]
+fn a_draw_offer_made_while_thinking_is_answered() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &["--tc", "600+0", "--accept-draw"]);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    // White gives 4 flats of komi (not winning); the offer comes as the first search starts.
+    peer.writer
+        .write_all(b"Game Start 5 cairn vs bob white 5 600 0 8 21 1 0 0 0 0 1\nGame#5 OfferDraw\n")
+        .unwrap();
+    peer.expect("Game#5 OfferDraw");
+    peer.send("OK");
+    peer.send("Game#5 Over 1/2-1/2");
+    let stderr = exits_0_saying(child, &["accepting the draw offer"]);
+    assert!(!stderr.contains("declined"), "{stderr}");
+}
+
+/// Sends `signal` (`TERM` or `INT`) to the client.
+fn signal(child: &Child, signal: &str) {
+    let status = Command::new("kill")
+        .args([&format!("-{signal}"), &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+}
+
+#[test]
+fn a_signal_finishes_the_game_and_a_second_resigns_it() {
+    // First signal (once the game runs): the game goes on to its end, then the client quits
+    // (no new seek), exit 0.
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn", "--size", "5"]);
+    let mut peer = start_game(&listener, "white", 0);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    signal(&child, "TERM");
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    let black = board.choose();
+    board.apply_server(&black);
+    peer.send(&format!("Game#5 {black}"));
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
+    peer.send("OK");
+    peer.send("Game#5 Over R-0");
+    peer.expect("quit");
+    exits_0_saying(
+        child,
+        &[
+            "SIGTERM: finishing game 5, then stopping",
+            "stopped as asked after 1 games",
+        ],
+    );
+
+    // Two signals: the game is resigned.
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn", "--size", "5"]);
+    let mut peer = start_game(&listener, "white", 0);
+    move_of_5(&mut peer);
+    signal(&child, "INT");
+    peer.only_pings_for(Duration::from_millis(200));
+    signal(&child, "INT");
+    peer.expect("Game#5 Resign");
+    peer.send("Game#5 Over 0-1");
+    peer.expect("quit");
+    exits_0_saying(
+        child,
+        &[
+            "SIGINT again: resigning game 5",
+            "game 5 over: 0-1 (resignation)",
+        ],
+    );
+
+    // No game in progress: the client quits at once.
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn"]);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    signal(&child, "TERM");
+    peer.expect("quit");
+    exits_0_saying(child, &["SIGTERM: no game in progress"]);
+}
+
+/// 3×3, White to move: Black threatens roads on b3 and on c2, White has no road in reach.
+const LOST_FOR_WHITE: [&str; 6] = ["P A2", "P C3", "P A3 W", "P B2", "P C1 W", "P B1"];
+
+/// Cairn (White) gets [`LOST_FOR_WHITE`] resent at the start of game 5; its next line.
+fn answer_to_lost_position(resign: bool) -> (String, Child, Peer) {
+    let (listener, addr) = listen();
+    let mut args = vec!["--user", "cairn", "--size", "3", "--tc", "60+0"];
+    if resign {
+        args.push("--resign");
+    }
+    let child = client(&addr, &args);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    peer.send("Game Start 5 cairn vs bob white 3 60 0 0 10 0 0 0 0 0 1");
+    for mv in LOST_FOR_WHITE {
+        peer.send(&format!("Game#5 {mv}"));
+    }
+    peer.send("Game#5 Timems 59000 59000");
+    let line = peer.recv();
+    (line, child, peer)
+}
+
+#[test]
+fn resign_only_a_lost_game_and_only_when_asked() {
+    let (line, child, mut peer) = answer_to_lost_position(true);
+    assert_eq!(line, "Game#5 Resign");
+    peer.send("Game#5 Over 0-1");
+    drop(peer);
+    let stderr = kill(child);
+    assert!(
+        stderr.contains("resigning, the search proves a loss (-R"),
+        "{stderr}"
+    );
+    // Without --resign, the same position gets a move.
+    let (line, child, peer) = answer_to_lost_position(false);
+    let mut board = Board::<3>::new(0);
+    for mv in LOST_FOR_WHITE {
+        board.apply_server(mv);
+    }
+    board.apply_server(line.strip_prefix("Game#5 ").expect(&line));
+    drop(peer);
+    kill(child);
+    // A position that is not lost gets a move with --resign on: see the chat test below.
+}
+
+#[test]
+fn chat_greets_and_answers_and_the_guest_token_stays_secret() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("chat");
+    let log = dir.join("transcript.log");
+    let child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args([
+            "--log-file",
+            log.to_str().unwrap(),
+            "playtak",
+            "--server",
+            &addr,
+        ])
+        .args(["--size", "5", "--tc", "60+0", "--games", "1", "--resign"])
+        .env("RUST_LOG", "warn,cairn::playtak=debug")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut peer = Peer::accept(&listener);
+    let login = peer.login_line();
+    let token = login.strip_prefix("Login Guest ").unwrap().to_string();
+    peer.send("Welcome Guest4!");
+    peer.recv();
+    peer.send("Game Start 5 bob vs Guest4 black 5 60 0 0 21 1 1 0 0 0 0");
+    let hello = peer.recv();
+    assert!(hello.starts_with("Tell bob Hi! I am Cairn "), "{hello}");
+    peer.send("Game#5 RequestUndo");
+    peer.expect("Tell bob Sorry, I do not take moves back.");
+    peer.send("Game#5 OfferDraw");
+    peer.expect("Tell bob Thank you, but I do not take draws.");
+    peer.send("Told <bob> Thank you, but I do not take draws.");
+    peer.send("Game#5 Timems 60000 60000");
+    peer.send("Game#5 P A1");
+    let mv = move_of_5(&mut peer);
+    let mut board = Board::<5>::new(0);
+    board.apply_server("P A1");
+    board.apply_server(&mv);
+    peer.send("Game#5 Over 1-0");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("unknown server line"), "{stderr}");
+    let transcript = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        transcript.contains("< Login Guest ********"),
+        "{transcript}"
+    );
+    assert!(!transcript.contains(&token), "{transcript}");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn several_seeks_in_turn() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--games",
+            "3",
+            "--seek",
+            "5 60+1 komi 1.5 white unrated",
+            "--seek",
+            "4 30+0",
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    for (game, seek) in [
+        (1, "Seek 5 60 1 W 3 21 1 1 0 0 0 "),
+        (2, "Seek 4 30 0 A 0 15 0 0 0 0 0 "),
+        (3, "Seek 5 60 1 W 3 21 1 1 0 0 0 "),
+    ] {
+        peer.expect(seek);
+        // Cairn plays Black, and White resigns at once.
+        peer.send(&format!(
+            "Game Start {game} bob vs cairn black 4 30 0 0 15 0 0 0 0 0 1"
+        ));
+        peer.send(&format!("Game#{game} Over 1-0"));
+    }
+    peer.expect("quit");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(0), "{stderr}");
+    // A bad seek is refused before connecting, naming the text and the fault.
+    for (seek, error) in [
+        ("9 60+0", "`9` is not a board size"),
+        ("5", "no time control"),
+        ("5 60+0 komi x", "komi `x` is not a number"),
+        ("5 60+0 komi 9", "the server allows 0 to 4"),
+        ("5 60+0 blue", "unknown word `blue`"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["playtak", "--server", &addr, "--seek", seek])
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: --seek \"{seek}\": ")) && stderr.contains(error),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn accept_filters() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--accept",
+            "*",
+            "--accept-size",
+            "4,5",
+            "--accept-time",
+            "60-300",
+            "--accept-unrated",
+            "--games",
+            "1",
+        ],
+    );
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.expect("List");
+    for refused in [
+        "Seek new 1 bob 6 120 0 A 0 30 1 1 0 0 0 0 0",
+        "Seek new 2 bob 5 900 0 A 0 21 1 1 0 0 0 0 0",
+        "Seek new 3 bob 5 120 0 A 0 21 1 0 0 0 0 0 0",
+        "Seek new 4 cairn 5 120 0 A 0 21 1 1 0 0 0 0 0",
+        "Seek new 5 carol 5 20 0 A 0 21 1 1 0 0 0 0 0",
+    ] {
+        peer.send(refused);
+    }
+    peer.send("Seek new 6 carol 4 120 0 B 0 15 0 1 0 0 0 0 0");
+    peer.expect("Accept 6");
+    peer.send("Game Start 2 cairn vs carol white 4 120 0 0 15 0 1 0 0 0 0");
+    peer.send("Game#2 Over 0-1");
+    exits_0_saying(
+        child,
+        &[
+            "not accepting seek 1 by bob: size 6",
+            "seek 2 by bob: 900 s not in 60 to 300",
+            "seek 3 by bob: rated",
+        ],
+    );
+}
+
+#[test]
+fn small_option_errors() {
+    for (args, error) in [
+        (
+            &["--hash", "0"][..],
+            "error: --hash 0: the transposition table needs at least 1 MiB",
+        ),
+        (&["--server", "https://playtak.com"][..], "not https://"),
+        (
+            &["--server", "host:port"][..],
+            "`port` is not a port number",
+        ),
+        (
+            &["--size", "5", "--caps", "2"][..],
+            "21 flats and 1 capstone on 5x5",
+        ),
+        (
+            &["--accept", "*", "--accept-time", "300-60"][..],
+            "expected MIN-MAX seconds",
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .arg("playtak")
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains(error), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
 }
