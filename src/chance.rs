@@ -25,9 +25,9 @@
 //! assert_eq!(marks.mark(4.9), None);
 //! ```
 
+pub use crate::eval::SHIPPED_K;
 use crate::score::Score;
 use crate::tune::texel::sigmoid;
-pub use crate::eval::SHIPPED_K;
 
 /// The chance to win, in percent (0–100), of the side whose score this is.
 pub fn win_chance(score: Score) -> f64 {

@@ -26,7 +26,7 @@
 //! [`ninja`] (links into PTN Ninja).
 //!
 //! README.md ("How the code is layered") says which of these may use which, and
-//! `tests/layering.rs` holds every import to it.
+//! `tests/all/layering.rs` holds every import to it.
 //!
 //! The board size is a compile-time parameter inside the hot code; [`with_size!`] picks it once
 //! at the edge from a runtime number.

@@ -1392,7 +1392,7 @@ pub fn game_ptn(
 
 /// `YYYY.MM.DD-HHMMSS-gameN-WHITE-BLACK.ptn`, names reduced to letters, digits and `_`.
 fn ptn_file_name(start: &GameStart) -> String {
-    let stamp = crate::tei::transcript::utc_timestamp(std::time::SystemTime::now());
+    let stamp = crate::timestamp::utc_timestamp(std::time::SystemTime::now());
     let time: String = stamp
         .get(11..19)
         .unwrap_or_default()

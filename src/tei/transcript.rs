@@ -24,7 +24,7 @@ use std::time::SystemTime;
 
 /// Where the time stamps come from; also reachable here for the playtak client, which still
 /// names this path (to be moved to [`crate::timestamp`] with the client's next change).
-pub use crate::timestamp::utc_timestamp;
+use crate::timestamp::utc_timestamp;
 
 /// A shared, append-only TEI transcript; clones write to the same file.
 #[derive(Clone)]
