@@ -1310,7 +1310,7 @@ impl Client {
 /// `resignation`, `abandonment`, `agreement` (a draw), `draw rule` (a draw the rules do not
 /// make on the board: the server's no-placement rule) or `aborted`.
 fn termination(
-    game: &Game,
+    game: &ServerGame,
     result: &str,
     abandoned: bool,
     by_rules: Option<GameResult>,
