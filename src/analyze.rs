@@ -538,14 +538,7 @@ fn position_link<const N: usize>(
         } else {
             Vec::new()
         };
-        game.plies.push(PtnPly {
-            mv,
-            crush_mark: false,
-            annotations: String::new(),
-            comments,
-            line: 0,
-            column: 0,
-        });
+        game.plies.push(PtnPly::new(mv, comments));
     }
     let name = format!("cairn analyze: {}", Score::short(done.result.score));
     Ok(crate::ninja::link(

@@ -89,7 +89,7 @@ pub struct GameSettings {
     /// Search each move to this many nodes (`go nodes N`) instead of by the clock: games that
     /// do not depend on the machine's load, for comparing two versions of one engine whose
     /// speed per node is the same. The clock is not kept (a move may take as long as it needs,
-    /// up to [`NODE_MOVE_LIMIT`]).
+    /// up to `NODE_MOVE_LIMIT`, two minutes).
     pub nodes: Option<u64>,
 }
 

@@ -127,7 +127,7 @@ pub fn analyze(game: &TablutGame, effort: &Effort, out: &mut dyn Write) -> io::R
 }
 
 /// `cairn tablut perft`: one line per depth, `perft <depth> <leaves> <ms> ms <nps> nps`, counted
-/// by [`Game::perft`] (a repetition of the game's earlier positions ends a line too).
+/// by [`TablutGame::perft`] (a repetition of the game's earlier positions ends a line too).
 pub fn perft(game: &TablutGame, depth: u32, out: &mut dyn Write) -> io::Result<()> {
     for d in 1..=depth {
         let started = Instant::now();
