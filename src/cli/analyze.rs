@@ -42,8 +42,9 @@ pub struct AnalyzeCli {
     /// Which game of the PTN file, 1-based.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub index: u32,
-    /// Komi in flats (a multiple of 0.5 from -5 to 5); a PTN file's Komi tag is the default.
-    #[arg(long, allow_negative_numbers = true)]
+    /// Komi in flats (the help text gives its range).
+    #[arg(long, allow_negative_numbers = true,
+          help = format!("Komi in flats ({}); a PTN file's Komi tag is the default", cairn::board::Komi::RANGE_TEXT))]
     pub komi: Option<f64>,
     /// Search time per position, ms (default 3000; 500 per position with --game).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

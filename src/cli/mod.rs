@@ -142,8 +142,9 @@ struct MatchArgs {
     /// Time control, base+increment in seconds.
     #[arg(long, default_value = "10+0.1")]
     tc: String,
-    /// Komi in flats (a multiple of 0.5, from -5 to 5).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true)]
+    /// Komi in flats (the help text gives its range).
+    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true,
+          help = format!("Komi in flats ({})", cairn::board::Komi::RANGE_TEXT))]
     komi: f64,
     /// Number of games (rounded up to pairs: each opening is played with both colours).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]

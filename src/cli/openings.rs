@@ -30,11 +30,13 @@ pub struct OpeningsCli {
     /// Depth of the final fixed search (one thread, cleared table per position).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
-    /// Komi in flats for the scoring, a multiple of 0.5 from -5 to 5 [default: 0].
-    #[arg(long, allow_negative_numbers = true, conflicts_with = "half_komi")]
+    /// Komi in flats for the scoring (the help text gives its range).
+    #[arg(long, allow_negative_numbers = true, conflicts_with = "half_komi",
+          help = format!("Komi in flats for the scoring, {} [default: 0]", Komi::RANGE_TEXT))]
     pub komi: Option<f64>,
-    /// Komi in half flats, -10 to 10 (instead of --komi).
-    #[arg(long, allow_negative_numbers = true, value_parser = super::half_komi_arg)]
+    /// Komi in half flats (the help text gives its range).
+    #[arg(long, allow_negative_numbers = true, value_parser = super::half_komi_arg,
+          help = format!("Komi in half flats, {} (instead of --komi)", cairn::board::HALF_KOMI_TEXT))]
     pub half_komi: Option<Komi>,
     /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
     /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
