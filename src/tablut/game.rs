@@ -119,8 +119,8 @@ impl TablutGame {
             return u64::from(depth == 0);
         }
         let mut position = self.position.clone();
-        let mut history = self.hashes.with_room(depth as usize);
-        perft_below(&mut position, &mut history, depth)
+        let mut hashes = self.hashes.with_room(depth as usize);
+        perft_below(&mut position, &mut hashes, depth)
     }
 
     /// Plays moves in coordinates, separated by spaces; an error names the move (1-based) that
@@ -134,8 +134,8 @@ impl TablutGame {
     }
 }
 
-/// [`TablutGame::perft`] below a position that goes on, with `history` ending at it.
-fn perft_below(position: &mut Position, history: &mut PositionHashes, depth: u32) -> u64 {
+/// [`TablutGame::perft`] below a position that goes on, with `hashes` (the game's positions) ending at it.
+fn perft_below(position: &mut Position, hashes: &mut PositionHashes, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
@@ -148,13 +148,13 @@ fn perft_below(position: &mut Position, history: &mut PositionHashes, depth: u32
     let mut total = 0;
     for mv in moves {
         let undo = position.make(mv);
-        history.push(position.hash(), undo.is_irreversible());
+        hashes.push(position.hash(), undo.is_irreversible());
         // An escape or a capture of the king leaves no move to generate; a repetition has to
         // be cut here.
-        if !history.is_repetition() {
-            total += perft_below(position, history, depth - 1);
+        if !hashes.is_repetition() {
+            total += perft_below(position, hashes, depth - 1);
         }
-        history.pop();
+        hashes.pop();
         position.unmake(mv, undo);
     }
     total
