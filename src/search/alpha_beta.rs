@@ -213,6 +213,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if self.stopped {
             return Score::DRAW;
         }
+        if depth > 0 {
+            // The probe comes after the checks below; let the bucket load meanwhile.
+            self.shared.tt.prefetch(self.pos.hash());
+        }
         let me = self.pos.side();
         let p = ply as u32;
         if ply > 0 {
