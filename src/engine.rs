@@ -8,7 +8,7 @@
 //! not start) is answered with an error message and the first legal move. Below this layer the board size is a compile-time constant; here it is picked
 //! once per game ([`Engine::new_game`]) and hidden behind the [`AnyGame`] trait (implemented by [`TakGame`], a position with the hashes of the positions before it).
 
-use crate::board::{GameResult, Move, Position, TakGame};
+use crate::board::{GameResult, Komi, Move, Position, TakGame};
 use crate::notation::{parse_move, tps};
 use crate::score::{Score, WinKind};
 use crate::search::{
@@ -52,8 +52,8 @@ pub struct Options {
     pub multipv: usize,
     /// Time kept in hand per move, ms.
     pub move_overhead_ms: u64,
-    /// Komi in half flats, Black's favour; kept across games.
-    pub half_komi: i8,
+    /// Komi, in Black's favour; kept across games.
+    pub komi: Komi,
 }
 
 impl Default for Options {
@@ -63,7 +63,7 @@ impl Default for Options {
             threads: 1,
             multipv: 1,
             move_overhead_ms: MOVE_OVERHEAD_MS,
-            half_komi: 0,
+            komi: Komi::ZERO,
         }
     }
 }
@@ -82,7 +82,7 @@ pub trait AnyGame: Send {
     /// The board size.
     fn size(&self) -> usize;
     /// Sets the position from a start and PTN moves; on error the old position is kept.
-    fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String>;
+    fn set_position(&mut self, start: &Start, moves: &[&str], komi: Komi) -> Result<(), String>;
     /// The current position as TPS.
     fn tps(&self) -> String;
     /// The current position as an ASCII diagram.
@@ -117,10 +117,10 @@ pub trait AnyGame: Send {
     fn first_legal_move(&self) -> Option<String>;
 }
 
-/// The empty board of `N`×`N` with `half_komi`, as a new game.
-fn new_game<const N: usize>(half_komi: i8) -> TakGame<N> {
+/// The empty board of `N`×`N` with `komi`, as a new game.
+fn new_game<const N: usize>(komi: Komi) -> TakGame<N> {
     let mut position = Position::<N>::start();
-    position.set_half_komi(half_komi);
+    position.set_komi(komi);
     TakGame::new(position)
 }
 
@@ -129,8 +129,8 @@ impl<const N: usize> AnyGame for TakGame<N> {
         N
     }
 
-    fn set_position(&mut self, start: &Start, moves: &[&str], half_komi: i8) -> Result<(), String> {
-        *self = play_moves::<N>(start, moves, half_komi)?;
+    fn set_position(&mut self, start: &Start, moves: &[&str], komi: Komi) -> Result<(), String> {
+        *self = play_moves::<N>(start, moves, komi)?;
         Ok(())
     }
 
@@ -289,13 +289,13 @@ fn report_final<const N: usize>(
 fn play_moves<const N: usize>(
     start: &Start,
     moves: &[&str],
-    half_komi: i8,
+    komi: Komi,
 ) -> Result<TakGame<N>, String> {
     let mut position = match start {
         Start::StartPos => Position::<N>::start(),
         Start::Tps(text) => tps::parse::<N>(text).map_err(|e| format!("bad TPS: {e}"))?,
     };
-    position.set_half_komi(half_komi);
+    position.set_komi(komi);
     let mut game = TakGame::new(position);
     for (i, text) in moves.iter().enumerate() {
         if let Some(result) = game.position().result() {
@@ -313,7 +313,7 @@ fn play_moves<const N: usize>(
 /// Checks that `moves` can be played from `start` on a `size`×`size` board, with the messages
 /// [`Engine::set_position`] would give, without touching any engine.
 pub fn validate_position(size: usize, start: &Start, moves: &[&str]) -> Result<(), String> {
-    crate::with_size!(size, |N| play_moves::<N>(start, moves, 0).map(|_| ()),
+    crate::with_size!(size, |N| play_moves::<N>(start, moves, Komi::ZERO).map(|_| ()),
         else Err(format!("unsupported board size {size}")))
 }
 
@@ -386,7 +386,7 @@ impl Engine {
     pub fn with_options(options: Options) -> Self {
         Engine {
             tt: Arc::new(TranspositionTable::new(options.hash_mb)),
-            game: Box::new(new_game::<6>(0)),
+            game: Box::new(new_game::<6>(Komi::ZERO)),
             options,
             running: None,
             searching: Arc::new(AtomicBool::new(false)),
@@ -421,8 +421,8 @@ impl Engine {
 
     /// Starts a new game of `size` (one of [`crate::board::SIZES`]): stops any search, clears the table and the position.
     pub fn new_game(&mut self, size: usize) -> Result<(), String> {
-        let half_komi = self.options.half_komi;
-        let game: Box<dyn AnyGame> = crate::with_size!(size, |N| Box::new(new_game::<N>(half_komi)),
+        let komi = self.options.komi;
+        let game: Box<dyn AnyGame> = crate::with_size!(size, |N| Box::new(new_game::<N>(komi)),
         else return Err(format!(
             "unsupported board size {size}; Cairn plays {}",
             crate::board::sizes_text()
@@ -444,7 +444,7 @@ impl Engine {
 
     /// Sets the position; on error the previous position stays.
     pub fn set_position(&mut self, start: &Start, moves: &[&str]) -> Result<(), String> {
-        self.game.set_position(start, moves, self.options.half_komi)
+        self.game.set_position(start, moves, self.options.komi)
     }
 
     /// The current position as TPS.
@@ -572,7 +572,7 @@ mod tests {
     fn a_search_that_dies_still_gets_one_bestmove() {
         let (reporter, events) = recorder();
         let searching = Arc::new(AtomicBool::new(true));
-        let game = new_game::<3>(0);
+        let game = new_game::<3>(Komi::ZERO);
         drop(OneBestMove {
             reporter: Arc::clone(&reporter),
             searching: Arc::clone(&searching),

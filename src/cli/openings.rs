@@ -70,12 +70,12 @@ impl OpeningsCli {
 
     /// The generation settings these arguments ask for.
     fn config(&self) -> Result<Config, String> {
-        let half_komi = match (self.komi, self.half_komi) {
-            (Some(flats), _) => Komi::from_flats(flats)
-                .map_err(|e| format!("--komi {flats}: {e}"))?
-                .halves(),
-            (None, Some(komi)) => komi.halves(),
-            (None, None) => 0,
+        let komi = match (self.komi, self.half_komi) {
+            (Some(flats), _) => {
+                Komi::from_flats(flats).map_err(|e| format!("--komi {flats}: {e}"))?
+            }
+            (None, Some(komi)) => komi,
+            (None, None) => Komi::ZERO,
         };
         let mut stages = match &self.prefilter {
             Some(text) => text
@@ -94,7 +94,7 @@ impl OpeningsCli {
         });
         Ok(Config {
             plies: self.plies,
-            half_komi,
+            komi,
             stages,
             placements_only: self.placements_only,
         })

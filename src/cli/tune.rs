@@ -160,7 +160,7 @@ impl From<TuneCli> for TuneArgs {
             size: cli.size,
             games: cli.games,
             nodes: cli.nodes,
-            half_komi: cli.half_komi.halves(),
+            komi: cli.half_komi,
             seed: cli.seed,
             out: cli.out,
             data: cli.data,

@@ -28,7 +28,7 @@ pub mod enumerate;
 
 pub use enumerate::{canonical_key, enumerate, symmetry_keys, Enumeration};
 
-use crate::board::Position;
+use crate::board::{Komi, Position};
 use crate::eval::evaluate;
 use crate::score::Score;
 use crate::search::{search_to_depth, TranspositionTable};
@@ -120,8 +120,8 @@ impl std::fmt::Display for Stage {
 pub struct Config {
     /// Plies per opening.
     pub plies: u32,
-    /// Komi in half flats.
-    pub half_komi: i8,
+    /// The komi.
+    pub komi: Komi,
     /// The stages in order; the last is the final fixed search with the real bound (its `max`
     /// is `--max-lines`).
     pub stages: Vec<Stage>,
@@ -270,7 +270,7 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
             .with_max_len(if stage.depth == 0 { 1024 } else { 1 })
             .filter_map(|&(index, _, _)| {
                 let mut pos = tree.position(index);
-                pos.set_half_komi(config.half_komi);
+                pos.set_komi(config.komi);
                 let slot = rayon::current_thread_index().map_or(threads - 1, |i| i % threads);
                 let mut tt = tables[slot].lock().expect("table lock");
                 let score = score_position(&pos, stage.depth, &mut tt);
@@ -386,7 +386,7 @@ fn run_inner(job: &Job) -> Result<(), String> {
     eprintln!(
         "{size}x{size}, plies {}, komi {}: {} distinct lines; {}; {} written; {:.1} s",
         config.plies,
-        config.half_komi as f64 / 2.0,
+        config.komi,
         book.distinct.last().copied().unwrap_or(1),
         stages.join("; "),
         book.lines.len(),

@@ -20,7 +20,7 @@
 
 use super::protocol::{self, GameStart, Seek, SeekInfo, ServerMsg};
 use super::transport::{Connection, Incoming};
-use crate::board::{reserves_for_size, Color, GameResult};
+use crate::board::{reserves_for_size, Color, GameResult, Komi};
 use crate::engine::{self, Engine, SearchEvent, Start};
 use crate::notation::ptn_game::PtnPly;
 use crate::notation::{PtnGame, PtnMove};
@@ -900,10 +900,12 @@ impl Client {
         self.stop_search();
         self.generation += 1;
         let mut options = self.engine.options().clone();
-        options.half_komi = start.half_komi as i8;
-        let ready = self
-            .engine
-            .set_options(options)
+        let ready = Komi::from_halves(i64::from(start.half_komi))
+            .map_err(|e| format!("komi of {} half flats: {e}", start.half_komi))
+            .and_then(|komi| {
+                options.komi = komi;
+                self.engine.set_options(options)
+            })
             .and_then(|()| self.engine.new_game(start.size));
         let time_ms = start.time * 1000;
         let game = start.game;

@@ -54,8 +54,8 @@ pub enum TeiCommand {
 pub struct NewGame {
     /// The board size; `None` keeps the current size.
     pub size: Option<usize>,
-    /// The half-komi for this and later games, if given (`halfkomi K` or `komi K/2`).
-    pub half_komi: Option<i8>,
+    /// The komi for this and later games, if given (`halfkomi K` or `komi K/2`).
+    pub komi: Option<Komi>,
     /// Whether the TEI v1 form (`size N ...`) was used.
     pub v1: bool,
 }
@@ -221,15 +221,15 @@ fn parse_setoption(rest: &[&str]) -> Result<TeiCommand, TeiError> {
     })
 }
 
-/// Parses a half-komi given as an integer.
-fn parse_half_komi(key: &str, text: &str) -> Result<i8, TeiError> {
+/// Parses a komi given as an integer number of half flats.
+fn parse_half_komi(key: &str, text: &str) -> Result<Komi, TeiError> {
     let bad = || TeiError::BadValue {
         key: key.to_string(),
         text: text.to_string(),
         expected: HALF_KOMI_TEXT,
     };
     let k: i64 = text.parse().map_err(|_| bad())?;
-    Komi::from_halves(k).map(Komi::halves).map_err(|_| bad())
+    Komi::from_halves(k).map_err(|_| bad())
 }
 
 fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
@@ -289,15 +289,12 @@ fn parse_newgame(rest: &[&str]) -> Result<NewGame, TeiError> {
                     });
                 }
                 komi_given = true;
-                game.half_komi = Some(if lower == "komi" {
-                    value
-                        .parse::<Komi>()
-                        .map_err(|_| TeiError::BadValue {
-                            key: "komi".to_string(),
-                            text: value.to_string(),
-                            expected: Komi::RANGE_TEXT,
-                        })?
-                        .halves()
+                game.komi = Some(if lower == "komi" {
+                    value.parse::<Komi>().map_err(|_| TeiError::BadValue {
+                        key: "komi".to_string(),
+                        text: value.to_string(),
+                        expected: Komi::RANGE_TEXT,
+                    })?
                 } else {
                     parse_half_komi("halfkomi", value)?
                 });
@@ -583,13 +580,17 @@ mod tests {
         ));
     }
 
+    fn halves(k: i64) -> Komi {
+        Komi::from_halves(k).unwrap()
+    }
+
     #[test]
     fn teinewgame() {
         assert_eq!(
             newgame("teinewgame 6"),
             NewGame {
                 size: Some(6),
-                half_komi: None,
+                komi: None,
                 v1: false
             }
         );
@@ -598,7 +599,7 @@ mod tests {
             newgame("teinewgame size 6 halfkomi 4"),
             NewGame {
                 size: Some(6),
-                half_komi: Some(4),
+                komi: Some(halves(4)),
                 v1: true
             }
         );
@@ -606,14 +607,14 @@ mod tests {
             newgame("teinewgame halfkomi -3 size 5"),
             NewGame {
                 size: Some(5),
-                half_komi: Some(-3),
+                komi: Some(halves(-3)),
                 v1: true
             }
         );
-        assert_eq!(newgame("teinewgame size 7 komi 2.5").half_komi, Some(5));
-        assert_eq!(newgame("teinewgame 5 komi 2").half_komi, Some(4));
+        assert_eq!(newgame("teinewgame size 7 komi 2.5").komi, Some(halves(5)));
+        assert_eq!(newgame("teinewgame 5 komi 2").komi, Some(halves(4)));
         assert!(!newgame("teinewgame 5 komi 2").v1);
-        assert_eq!(newgame("teinewgame size 4").half_komi, None);
+        assert_eq!(newgame("teinewgame size 4").komi, None);
         // The size is range-checked by the engine, not here.
         assert_eq!(newgame("teinewgame 9").size, Some(9));
         assert!(matches!(err("teinewgame six"), TeiError::Unexpected { .. }));

@@ -227,9 +227,9 @@ impl Session {
             return;
         }
         self.stop_search();
-        if let Some(half_komi) = game.half_komi {
+        if let Some(komi) = game.komi {
             let mut options = self.engine.options().clone();
-            options.half_komi = half_komi;
+            options.komi = komi;
             if let Err(e) = self.engine.set_options(options) {
                 self.out.error(&format!("teinewgame: {e}"));
                 return;

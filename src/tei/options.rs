@@ -51,7 +51,7 @@ const FIELDS: [(Field, &str, i64, i64); 5] = [
 
 fn get(options: &Options, field: Field) -> i64 {
     match field {
-        Field::HalfKomi => options.half_komi as i64,
+        Field::HalfKomi => options.komi.halves() as i64,
         Field::Hash => options.hash_mb as i64,
         Field::Threads => options.threads as i64,
         Field::MultiPv => options.multipv as i64,
@@ -62,7 +62,11 @@ fn get(options: &Options, field: Field) -> i64 {
 fn put(options: &mut Options, field: Field, value: i64) {
     // The value was range-checked against the declaration, so the casts cannot wrap.
     match field {
-        Field::HalfKomi => options.half_komi = value as i8,
+        Field::HalfKomi => {
+            if let Ok(komi) = Komi::from_halves(value) {
+                options.komi = komi;
+            }
+        }
         Field::Hash => options.hash_mb = value as usize,
         Field::Threads => options.threads = value as usize,
         Field::MultiPv => options.multipv = value as usize,
@@ -165,7 +169,7 @@ mod tests {
     fn set_matches_names_case_insensitively() {
         let mut o = Options::default();
         assert_eq!(set(&mut o, "halfkomi", Some("4")), Ok(("HalfKomi", 4)));
-        assert_eq!(o.half_komi, 4);
+        assert_eq!(o.komi.halves(), 4);
         assert_eq!(set(&mut o, "MULTIPV", Some(" 3 ")), Ok(("MultiPV", 3)));
         assert_eq!(o.multipv, 3);
         assert_eq!(set(&mut o, "Threads", Some("2")), Ok(("Threads", 2)));
@@ -178,7 +182,7 @@ mod tests {
         assert_eq!(set(&mut o, "Hash", Some("1")), Ok(("Hash", 1)));
         assert_eq!(o.hash_mb, 1);
         assert_eq!(set(&mut o, "HalfKomi", Some("-10")), Ok(("HalfKomi", -10)));
-        assert_eq!(o.half_komi, -10);
+        assert_eq!(o.komi, Komi::MIN);
     }
 
     #[test]

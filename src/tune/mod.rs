@@ -14,6 +14,7 @@ pub mod network;
 pub mod selfplay;
 pub mod texel;
 
+use crate::board::Komi;
 use crate::eval::params::{self, WEIGHTS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -40,8 +41,8 @@ pub struct TuneArgs {
     pub games: u32,
     /// Nodes searched per move (`generate`).
     pub nodes: u64,
-    /// Komi in half flats, Black's favour (`generate`).
-    pub half_komi: i8,
+    /// Komi, Black's favour (`generate`).
+    pub komi: Komi,
     /// Seed of the random starts (`generate`).
     pub seed: u64,
     /// Data file to write (`generate`: default `target/tune-s<size>.txt`; `import`: required).
@@ -123,7 +124,7 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let settings = selfplay::Settings {
         games: args.games as usize,
         nodes: args.nodes,
-        half_komi: args.half_komi,
+        komi: args.komi,
         seed: args.seed,
         max_plies: 400,
         shard: args.shard.unwrap_or(selfplay::Shard::WHOLE),

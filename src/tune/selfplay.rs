@@ -14,7 +14,7 @@
 //! ([`Shard`]): shard `i` of `n` plays a contiguous range of the numbers, and the data lines of
 //! shards `1/n .. n/n` concatenated in order are exactly the data lines of the whole run.
 
-use crate::board::{GameResult, Position, TakGame};
+use crate::board::{GameResult, Komi, Position, TakGame};
 use crate::notation::tps;
 use crate::rng::Rng;
 use crate::search::{self, Limits, SearchConfig, TranspositionTable};
@@ -79,8 +79,8 @@ pub struct Settings {
     pub games: usize,
     /// Nodes searched per move.
     pub nodes: u64,
-    /// Komi in half flats.
-    pub half_komi: i8,
+    /// The komi.
+    pub komi: Komi,
     /// Seed of the random starts.
     pub seed: u64,
     /// Plies after which an unfinished game is stopped (and counted as a draw).
@@ -200,7 +200,10 @@ pub fn generate<const N: usize>(
     writeln!(
         out,
         "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}{shard}",
-        settings.half_komi, settings.games, settings.nodes, settings.seed
+        settings.komi.halves(),
+        settings.games,
+        settings.nodes,
+        settings.seed
     )?;
     let range = settings.shard.games(settings.games);
     let total = range.len();
@@ -263,7 +266,7 @@ fn play<const N: usize>(
     let mut rng = Rng::new(settings.seed ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03));
     tt.clear();
     let mut start = Position::<N>::start();
-    start.set_half_komi(settings.half_komi);
+    start.set_komi(settings.komi);
     let mut game = TakGame::new(start);
     let mut kept = Vec::new();
     let limits = Limits {
@@ -306,11 +309,12 @@ fn play<const N: usize>(
     }
     let result = game.position().result();
     let label = result.map_or("1/2-1/2", GameResult::ptn);
+    let half_komi = settings.komi.halves();
     let lines = kept
         .into_iter()
         .map(|(t, score)| match score {
-            Some(s) => format!("{t}\t{label}\t{}\t{s}", settings.half_komi),
-            None => format!("{t}\t{label}\t{}", settings.half_komi),
+            Some(s) => format!("{t}\t{label}\t{half_komi}\t{s}"),
+            None => format!("{t}\t{label}\t{half_komi}"),
         })
         .collect();
     (result, lines)

@@ -2,7 +2,7 @@
 //! route (TPS text of the 8 transformed positions), the filter stages, determinism, CLI errors,
 //! and the committed books in `openings/`.
 
-use cairn::board::{Move, Position};
+use cairn::board::{Komi, Move, Position};
 use cairn::movegen::MoveList;
 use cairn::notation::{parse_move, tps};
 use cairn::openings::{enumerate, generate, score_position, Config, Stage};
@@ -155,7 +155,7 @@ fn play<const N: usize>(line: &str) -> Position<N> {
 fn config(plies: u32, stages: &[&str]) -> Config {
     Config {
         plies,
-        half_komi: 0,
+        komi: Komi::ZERO,
         stages: stages.iter().map(|s| s.parse().unwrap()).collect(),
         placements_only: false,
     }

@@ -623,6 +623,24 @@ fn refused_moves_are_retried_then_resigned() {
     exits_0_saying(child, &["server error: Invalid move", "game 5 over: 0-1"]);
 }
 
+/// A game whose komi Cairn cannot play (the server caps it at 4 flats, but a server is not to be
+/// trusted) is resigned with a reason, and the client goes on.
+#[test]
+fn a_komi_out_of_range_is_resigned_not_a_crash() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &[]);
+    let mut peer = start_game(&listener, "white", 200);
+    peer.expect("Game#5 Resign");
+    peer.send("Game#5 Over 0-1");
+    exits_0_saying(
+        child,
+        &[
+            "game 5: komi of 200 half flats: must be a multiple of 0.5 from -5 to 5; resigning",
+            "game 5 over: 0-1",
+        ],
+    );
+}
+
 #[test]
 fn dropped_connection_resumes_the_game() {
     let (listener, addr) = listen();

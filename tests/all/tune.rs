@@ -1,6 +1,7 @@
 //! `cairn tune`: the logistic fit on synthetic data, self-play data files, and bad input.
 
 use crate::common::Rng;
+use cairn::board::Komi;
 use cairn::notation::tps;
 use cairn::tune::selfplay::{self, Settings, Summary};
 use cairn::tune::texel::{self, Dataset, Trainer, INPUTS};
@@ -73,7 +74,7 @@ fn generated_data_parses() {
     let settings = Settings {
         games: 3,
         nodes: 300,
-        half_komi: 0,
+        komi: Komi::ZERO,
         seed: 5,
         max_plies: 200,
         shard: selfplay::Shard::WHOLE,
@@ -185,7 +186,7 @@ fn generate_text<const N: usize>(games: usize, seed: u64, shard: selfplay::Shard
     let settings = Settings {
         games,
         nodes: 200,
-        half_komi: 2,
+        komi: Komi::from_halves(2).unwrap(),
         seed,
         max_plies: 120,
         shard,
