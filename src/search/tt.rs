@@ -426,6 +426,21 @@ mod tests {
     }
 
     #[test]
+    fn large_tables_start_on_a_huge_page_and_small_ones_on_a_cache_line() {
+        let large = TranspositionTable::new(4);
+        assert_eq!(large.buckets.first as usize % HUGE_PAGE, 0);
+        assert_eq!(large.bytes(), 4 << 20);
+        // Every bucket of it can be written and read back.
+        let last = u64::MAX;
+        large.store::<Move>(last, 0, Some(Move(7)), Score(3), 0, 5, Bound::Exact);
+        large.store::<Move>(0, 0, Some(Move(9)), Score(4), 0, 5, Bound::Exact);
+        assert_eq!(large.probe::<Move>(last, 0).unwrap().mv, Some(Move(7)));
+        assert_eq!(large.probe::<Move>(0, 0).unwrap().mv, Some(Move(9)));
+        let small = TranspositionTable::new(1);
+        assert_eq!(small.buckets.first as usize % 64, 0);
+    }
+
+    #[test]
     fn buckets_evict_the_least_worth() {
         let tt = TranspositionTable::new(0); // one bucket
         for key in 1..=4u64 {
