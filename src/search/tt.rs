@@ -145,8 +145,8 @@ pub fn return_large_allocations() {
 ///
 /// Probes land on random buckets, so with ordinary 4 KiB pages nearly every probe of a table
 /// larger than a few megabytes also misses the address-translation cache, and on a virtual
-/// machine that page walk costs more than the memory access itself: it held up a third of the
-/// search's time in a profile, even with the bucket prefetched. A large table therefore asks
+/// machine that page walk costs more than the memory access itself: the probe held up a fifth of
+/// a 6×6 search's time in a profile, and prefetching the bucket only moved the stall. A large table therefore asks
 /// Linux for transparent huge pages (`madvise(MADV_HUGEPAGE)`, which the default `madvise`
 /// setting honours), so that the whole table needs a few dozen translations instead of
 /// thousands. Where the request fails or the system has no such pages, nothing else changes.
@@ -200,9 +200,9 @@ impl Buckets {
     }
 
     fn slice(&self) -> &[Bucket] {
-        // SAFETY: `first` is (at least) 64-byte aligned and points at `len` buckets of zero-initialised (or
-        // since written) memory owned by `self`; all-zero bytes are a valid `Bucket`, as a bucket
-        // is only `AtomicU64`s, which have the representation of `u64`.
+        // SAFETY: `first` is (at least) 64-byte aligned and points at `len` buckets of
+        // zero-initialised (or since written) memory owned by `self`; all-zero bytes are a valid
+        // `Bucket`, as a bucket is only `AtomicU64`s, which have the representation of `u64`.
         unsafe { std::slice::from_raw_parts(self.first, self.len) }
     }
 }
