@@ -277,6 +277,7 @@ fn config(args: &AnalyzeArgs, multipv: usize) -> SearchConfig {
         threads: args.threads.map_or_else(every_core, usize::from),
         multipv,
         move_overhead_ms: 0,
+        ..SearchConfig::default()
     }
 }
 

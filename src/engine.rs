@@ -472,6 +472,7 @@ impl Engine {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            ..SearchConfig::default()
         }
     }
 

@@ -183,6 +183,7 @@ fn measure_sized<const N: usize>(
         threads: args.threads as usize,
         multipv: 1,
         move_overhead_ms: 0,
+        ..SearchConfig::default()
     };
     let started = Instant::now();
     let result = search::search(

@@ -18,7 +18,8 @@ use std::path::PathBuf;
     cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
     --steps 200 --write\n  \
     cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
-    --epochs 12\n\n\
+    --epochs 12\n  \
+    cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n\n\
     Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
     The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
 pub struct TuneCli {
@@ -29,6 +30,14 @@ pub struct TuneCli {
     /// file (see src/eval/nnue.rs).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
     pub nnue: Option<PathBuf>,
+    /// Tune the search's pruning and reduction constants by SPSA instead: game pairs of
+    /// --games/2 at --nodes a move between perturbed values, recorded in (and resumed from)
+    /// this state file (see src/tune/spsa.rs). --freeze names constants to leave alone.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "data", "nnue", "write"])]
+    pub spsa: Option<PathBuf>,
+    /// SPSA's end rate r_end = a_end / c_end² (--spsa).
+    #[arg(long, default_value_t = 0.002)]
+    pub spsa_rate: f64,
     /// Passes over the training positions (--nnue).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub epochs: u32,
@@ -107,7 +116,8 @@ pub struct TuneCli {
     /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
-    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`).
+    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`);
+    /// with --spsa, search constants to leave alone (e.g. `lmr_base`).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Share of the positions (the last ones) held out for validation.
@@ -153,6 +163,8 @@ impl From<TuneCli> for TuneArgs {
                 augment: !cli.no_augment,
                 residual: cli.residual,
             }),
+            spsa: cli.spsa,
+            spsa_rate: cli.spsa_rate,
             import: cli.import,
             teacher: cli.teacher,
             teacher_units: cli.teacher_units.into(),

@@ -35,6 +35,8 @@ pub struct Shared<'a> {
     pub nodes: AtomicU64,
     /// Node limit of `go nodes`.
     pub node_limit: Option<u64>,
+    /// The pruning and reduction constants.
+    pub tunables: Tunables,
     /// Set once the main thread has its result: helper threads stop (within `CHECK_INTERVAL`
     /// nodes) while `go infinite` waits for `stop` with the stop flag still clear.
     pub main_done: AtomicBool,
@@ -61,6 +63,8 @@ pub struct Worker<'a, G: SearchGame> {
     pub(super) stopped: bool,
     /// The depth of the current iteration (bounds the extensions).
     root_depth: i32,
+    /// The pruning and reduction constants of this search.
+    pub(super) tun: Tunables,
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -75,12 +79,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if path.last() != Some(pos.hash()) {
             path.push(pos.hash(), true);
         }
+        let tun = shared.tunables;
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0u8; 64];
                 for (m, r) in row.iter_mut().enumerate().skip(1) {
                     if d > 0 {
-                        let v = LMR_BASE + (d as f64).ln() * (m as f64).ln() / LMR_DIVISOR;
+                        let v = tun.lmr_base + (d as f64).ln() * (m as f64).ln() / tun.lmr_divisor;
                         *r = v.max(0.0) as u8;
                     }
                 }
@@ -103,6 +108,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             root_depth: 0,
+            tun,
         }
     }
 
@@ -277,11 +283,12 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         // position.
         let threatened = self.pos.threatened();
         if !pv_node && !threatened && !beta.is_proven() {
-            if depth <= RFP_MAX_DEPTH && eval.0 - RFP_MARGIN * depth >= beta.0 {
+            let t = &self.tun;
+            if depth <= t.rfp_max_depth && eval.0 - t.rfp_margin * depth >= beta.0 {
                 return eval;
             }
-            if null_ok && depth >= NMP_MIN_DEPTH && eval >= beta && self.pos.null_move_ok() {
-                let r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIVISOR;
+            if null_ok && depth >= t.nmp_min_depth && eval >= beta && self.pos.null_move_ok() {
+                let r = t.nmp_base_reduction + depth / t.nmp_depth_divisor;
                 self.pos.make_null();
                 self.path.push(self.pos.hash(), true);
                 let score =
@@ -324,12 +331,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             // pruned one is plain too, and nothing in the conditions changes while moves are
             // skipped: the first pruned move ends the loop without picking the rest.
             if !pv_node && !threatened && searched > 0 && plain && !(-best_score).is_proven() {
-                let d = depth as usize;
-                if depth <= LMP_MAX_DEPTH && searched >= LMP_BASE + LMP_PER_DEPTH_SQ * d * d {
+                let t = &self.tun;
+                let late = t.lmp_base + t.lmp_per_depth_sq * depth * depth;
+                if depth <= t.lmp_max_depth && searched >= late as usize {
                     break;
                 }
-                if depth <= FUTILITY_MAX_DEPTH
-                    && eval.0 + FUTILITY_BASE + FUTILITY_PER_DEPTH * depth <= alpha.0
+                if depth <= t.futility_max_depth
+                    && eval.0 + t.futility_base + t.futility_per_depth * depth <= alpha.0
                 {
                     break;
                 }
@@ -344,7 +352,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 score = -self.alpha_beta(new_depth, -beta, -alpha, ply + 1, pv_node, true);
             } else {
                 let mut r = 0;
-                if depth >= LMR_MIN_DEPTH && searched >= LMR_FULL_MOVES && plain {
+                let t = &self.tun;
+                if depth >= t.lmr_min_depth && searched >= t.lmr_full_moves as usize && plain {
                     r = self.lmr[(depth as usize).min(63)][searched.min(63)] as i32;
                     r += (!pv_node) as i32;
                     r = r.clamp(0, new_depth - 1);

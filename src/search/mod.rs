@@ -19,6 +19,7 @@ pub mod tt;
 
 pub use game::{MoveBuf, SearchGame, SearchMove};
 pub use history::HistoryTables;
+pub use params::Tunables;
 pub use time::{Limits, TimeManager};
 pub use tt::{Bound, TranspositionTable};
 
@@ -61,6 +62,8 @@ pub struct SearchConfig {
     pub multipv: usize,
     /// Time kept in hand for the pipe and the GUI, ms.
     pub move_overhead_ms: u64,
+    /// The pruning and reduction constants ([`Tunables::current`] unless a tuner sets them).
+    pub tunables: Tunables,
 }
 
 impl Default for SearchConfig {
@@ -69,6 +72,7 @@ impl Default for SearchConfig {
             threads: 1,
             multipv: 1,
             move_overhead_ms: MOVE_OVERHEAD_MS,
+            tunables: Tunables::current(),
         }
     }
 }
@@ -160,6 +164,7 @@ pub fn search<G: SearchGame>(
         nodes: AtomicU64::new(0),
         node_limit: limits.nodes,
         main_done: AtomicBool::new(false),
+        tunables: config.tunables,
     };
     let max_depth = limits
         .depth
@@ -296,7 +301,7 @@ fn iterate<G: SearchGame>(
 
 /// One root search with a window around `previous`, widened until the score falls inside.
 fn aspiration<G: SearchGame>(worker: &mut Worker<'_, G>, depth: u32, previous: Score) -> Score {
-    let mut width = ASPIRATION_WINDOW;
+    let mut width = worker.tun.aspiration_window;
     let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_proven() {
         (previous - width, previous + width)
     } else {

@@ -66,6 +66,7 @@ pub fn think(
         threads: effort.threads.max(1),
         multipv: 1,
         move_overhead_ms: 0,
+        ..SearchConfig::default()
     };
     let stop = AtomicBool::new(false);
     search::search(

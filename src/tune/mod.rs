@@ -7,11 +7,13 @@
 //!   each round, and with `--write` overwrites that size's params file
 //!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header;
 //! - `--nnue` trains a network evaluation ([`network`], for [`crate::eval::nnue`]) on the same
-//!   data.
+//!   data;
+//! - `--spsa` tunes the search's constants by self-play game pairs ([`spsa`]).
 
 pub mod import;
 pub mod network;
 pub mod selfplay;
+pub mod spsa;
 pub mod texel;
 
 use crate::board::Komi;
@@ -26,6 +28,10 @@ pub struct TuneArgs {
     pub generate: bool,
     /// Train a network on `data` instead of the linear weights.
     pub nnue: Option<NnueArgs>,
+    /// Tune the search's constants by SPSA, with this state file (instead of the weights).
+    pub spsa: Option<PathBuf>,
+    /// SPSA's end rate `r_end` (`spsa`).
+    pub spsa_rate: f64,
     /// PTN files whose games become data lines in `out` (instead of tuning).
     pub import: Vec<PathBuf>,
     /// With `import`: the engine (a part of its player tag) whose comments' evaluations become
@@ -96,7 +102,9 @@ pub struct NnueArgs {
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
 pub fn run(args: TuneArgs) -> i32 {
     let size = args.size as usize;
-    let outcome = if args.generate {
+    let outcome = if let Some(path) = &args.spsa {
+        crate::with_size!(size, |N| run_spsa::<N>(&args, path), else unreachable!())
+    } else if args.generate {
         crate::with_size!(size, |N| generate::<N>(&args), else unreachable!())
     } else if let Some(nnue) = &args.nnue {
         crate::with_size!(size, |N| train_nnue::<N>(&args, nnue), else unreachable!())
@@ -146,6 +154,47 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         summary.positions,
         started.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> {
+    use crate::search::Tunables;
+    let frozen = args
+        .freeze
+        .iter()
+        .map(|name| {
+            Tunables::SPECS
+                .iter()
+                .position(|s| s.name == name.as_str())
+                .ok_or_else(|| format!("--freeze: `{name}` is not a search constant"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    let settings = spsa::SpsaSettings {
+        pairs: (args.games as usize).div_ceil(2),
+        nodes: args.nodes,
+        komi: args.komi,
+        seed: args.seed,
+        max_plies: 300,
+        rate: args.spsa_rate,
+        frozen,
+    };
+    let started = Instant::now();
+    let state = spsa::run::<N>(&settings, path)?;
+    println!(
+        "{} pairs, score {:+.1} for the + side, {:.0} s -> {}",
+        state.done,
+        state.score,
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
+    let tuned = Tunables::from_values(&state.theta);
+    for (spec, (from, to)) in Tunables::SPECS
+        .iter()
+        .zip(Tunables::DEFAULT.values().into_iter().zip(tuned.values()))
+    {
+        println!("{:<20} {from:>8} -> {to}", spec.name);
+    }
+    println!("{}={}", crate::search::params::TUNE_ENV, tuned.to_env());
     Ok(())
 }
 

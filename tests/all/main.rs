@@ -24,6 +24,7 @@ mod replay;
 mod report;
 mod rules;
 mod search;
+mod spsa;
 mod tablut;
 mod tei_protocol;
 mod tinue;
