@@ -165,8 +165,15 @@ pub fn resume(text: &str, size: usize, settings: &SpsaSettings) -> Result<SpsaSt
         done: 0,
         score: 0.0,
     };
+    // A run stopped while writing leaves its last line without its newline: that pair is
+    // dropped (it is played again), every complete line counts.
+    let complete = if text.ends_with('\n') {
+        usize::MAX
+    } else {
+        text.lines().count() - 1
+    };
     for (i, line) in lines {
-        if line.trim().is_empty() {
+        if line.trim().is_empty() || i >= complete {
             continue;
         }
         let at = format!("line {}", i + 1);
@@ -287,7 +294,13 @@ pub fn run<const N: usize>(settings: &SpsaSettings, path: &Path) -> Result<SpsaS
     let name = path.display();
     let state = if path.exists() {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
-        resume(&text, N, settings).map_err(|e| format!("{name}: {e}"))?
+        let state = resume(&text, N, settings).map_err(|e| format!("{name}: {e}"))?;
+        // Cut a partial last line off before appending to the file.
+        let whole = text.rfind('\n').map_or(0, |i| i + 1);
+        if whole < text.len() {
+            std::fs::write(path, &text[..whole]).map_err(|e| format!("{name}: {e}"))?;
+        }
+        state
     } else {
         let theta = Tunables::current().values();
         let mut file = std::fs::File::create(path).map_err(|e| format!("{name}: {e}"))?;
@@ -345,7 +358,10 @@ pub fn run<const N: usize>(settings: &SpsaSettings, path: &Path) -> Result<SpsaS
                     state.done += 1;
                     state.score += r;
                     if status.is_ok() {
-                        *status = writeln!(file, "{k}\t{r}\t{}", join(&state.theta))
+                        // One write per line, so a stopped run leaves at most one partial line.
+                        let line = format!("{k}\t{r}\t{}\n", join(&state.theta));
+                        *status = file
+                            .write_all(line.as_bytes())
                             .map_err(|e| format!("{name}: {e}"));
                     }
                     let run = state.done - first;

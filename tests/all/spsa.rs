@@ -168,10 +168,13 @@ fn spsa_records_every_pair_and_resumes_where_it_stopped() {
     assert_eq!(again, state);
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 
-    // A run cut after its third pair and resumed ends exactly as the whole run did (one
-    // thread: the pairs run in order).
+    // A run cut after its third pair (and in the middle of writing its fourth) and resumed
+    // ends exactly as the whole run did (one thread: the pairs run in order).
     let cut = state_file("spsa-cut.txt");
-    std::fs::write(&cut, lines[..3 + 3].join("\n") + "\n").unwrap();
+    let partial = &lines[3 + 3][..20];
+    std::fs::write(&cut, lines[..3 + 3].join("\n") + "\n" + partial).unwrap();
+    let text_cut = std::fs::read_to_string(&cut).unwrap();
+    assert_eq!(spsa::resume(&text_cut, 4, &all).unwrap().done, 3);
     let resumed = one_thread(|| spsa::run::<4>(&all, &cut)).unwrap();
     assert_eq!(resumed, state);
     assert_eq!(std::fs::read_to_string(&cut).unwrap(), text);
