@@ -160,10 +160,7 @@ impl Tunables {
                 .split_once('=')
                 .ok_or_else(|| format!("`{pair}`: expected name=value"))?;
             let (name, value) = (name.trim(), value.trim());
-            let i = Tunables::SPECS
-                .iter()
-                .position(|s| s.name == name)
-                .ok_or_else(|| format!("`{name}` is not a tunable"))?;
+            let i = Tunables::index(name).ok_or_else(|| format!("`{name}` is not a tunable"))?;
             let spec = Tunables::SPECS[i];
             let x: f64 = value
                 .parse()
@@ -179,6 +176,11 @@ impl Tunables {
             values[i] = x;
         }
         Ok(Tunables::from_values(&values))
+    }
+
+    /// Where the constant named `name` is in [`Tunables::SPECS`].
+    pub fn index(name: &str) -> Option<usize> {
+        Tunables::SPECS.iter().position(|s| s.name == name)
     }
 
     /// The values this process searches with: the shipped ones, or [`TUNE_ENV`]'s if it is set

@@ -163,9 +163,7 @@ fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> 
         .freeze
         .iter()
         .map(|name| {
-            Tunables::SPECS
-                .iter()
-                .position(|s| s.name == name.as_str())
+            Tunables::index(name)
                 .ok_or_else(|| format!("--freeze: `{name}` is not a search constant"))
         })
         .collect::<Result<Vec<usize>, String>>()?;
