@@ -1135,7 +1135,8 @@ impl Client {
     }
 
     /// Whether a move may go out now: logged in, on the connection that (re)started the game,
-    /// its resent moves in.
+    /// its resent moves in, and not resigned (a resigned game only waits for the server's
+    /// `Over`: no new search, no move).
     fn may_move(&self) -> bool {
         self.name.is_some()
             && self.conn.is_some()
@@ -1143,7 +1144,7 @@ impl Client {
             && self
                 .game
                 .as_ref()
-                .is_some_and(|g| g.conn == self.conn_id && g.settling.is_none())
+                .is_some_and(|g| g.conn == self.conn_id && g.settling.is_none() && !g.resigned)
     }
 
     /// Stops the search if one runs (its best move still arrives, and is dropped or queued).

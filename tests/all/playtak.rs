@@ -9,7 +9,7 @@
 use cairn::board::{Color, Position};
 use cairn::notation::{parse_file, replay_any, PtnMove};
 use cairn::playtak::protocol::{move_from_server, move_to_server};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -64,6 +64,31 @@ impl Peer {
 
     fn expect(&mut self, line: &str) {
         assert_eq!(self.recv(), line);
+    }
+
+    /// Asserts that the client sends nothing but PINGs for `quiet`.
+    fn expect_silence(&mut self, quiet: Duration) {
+        let stream = self.reader.get_ref().try_clone().unwrap();
+        let until = Instant::now() + quiet;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            stream
+                .set_read_timeout(Some(left.max(Duration::from_millis(1))))
+                .unwrap();
+            let mut line = String::new();
+            match self.reader.read_line(&mut line) {
+                Ok(0) => panic!("the client closed the connection"),
+                Ok(_) if line.trim_end() == "PING" => {
+                    self.pings += 1;
+                    self.send("OK");
+                }
+                Ok(_) => panic!("expected silence, got {line:?}"),
+                Err(e) if matches!(e.kind(), ErrorKind::WouldBlock | ErrorKind::TimedOut) => break,
+                Err(e) => panic!("read from the client: {e}"),
+            }
+        }
+        stream
+            .set_read_timeout(Some(Duration::from_secs(15)))
+            .unwrap();
     }
 
     /// Greets, answers `Client` and `Protocol 2`, and returns the login line (unanswered).
@@ -1170,6 +1195,8 @@ fn answer_to_lost_position(resign: bool) -> (String, Child, Peer) {
 fn resign_only_a_lost_game_and_only_when_asked() {
     let (line, child, mut peer) = answer_to_lost_position(true);
     assert_eq!(line, "Game#5 Resign");
+    // Resigned once: until the server's `Over` comes, no other search, move or resignation.
+    peer.expect_silence(Duration::from_millis(1500));
     peer.send("Game#5 Over 0-1");
     drop(peer);
     let stderr = kill(child);

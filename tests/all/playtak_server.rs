@@ -273,6 +273,11 @@ fn plays_complete_games_on_the_real_server() {
                 };
                 assert_eq!(game.tag(loser), Some("opponent"), "{text}");
                 assert!(accepter_log.contains("resigning, "), "{accepter_log}");
+                // Once: a resigned game is not searched again while the `Over` is on its way.
+                let event = game.tag("Event").unwrap();
+                let no = event.strip_prefix("playtak game ").expect(event);
+                let resigned = format!("game {no}: resigning, ");
+                assert_eq!(accepter_log.matches(&resigned).count(), 1, "{accepter_log}");
             }
             other => panic!("unexpected ending {other:?}:\n{text}"),
         }
