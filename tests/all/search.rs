@@ -106,3 +106,25 @@ fn correction_history_learns_per_side_and_key() {
     h.clear();
     assert_eq!(h.correction(0, keys), 0);
 }
+
+/// 3×3 is solved by the search from the empty board: White wins in 13 plies at any komi up to
+/// 3 (by a road; at komi 3, when a road cannot be forced in time, on flats). So the 3×3
+/// evaluation never decides a game: its weights stay hand-set (see `eval::params::s3`).
+#[test]
+fn three_by_three_is_a_proven_white_win_from_the_start() {
+    for (half_komi, kind) in [
+        (0, WinKind::Outright),
+        (4, WinKind::Outright),
+        (6, WinKind::Count),
+    ] {
+        let mut pos = Position::<3>::start();
+        pos.set_half_komi(half_komi);
+        let result = best(&pos, 17);
+        assert_eq!(
+            result.score.proven(),
+            Some((true, 13, kind)),
+            "komi {half_komi} half flats: {:?}",
+            result.score.proven()
+        );
+    }
+}
