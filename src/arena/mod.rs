@@ -1,9 +1,9 @@
 //! `cairn match`: an engine-vs-engine runner for any TEI engines, Cairn included.
 //!
 //! Games are scheduled in pairs: each opening of the book is played twice with the colours
-//! swapped (without a book, every game starts from the empty board). `concurrency` games run at
-//! once, each slot with its own pair of engine processes, reused from game to game and restarted
-//! after a crash. Every finished game is appended to the PTN output with its termination and
+//! swapped, from the opening `book_start` on, wrapping around (without a book, every game starts
+//! from the empty board). `concurrency` games run at once, each slot with its own pair of engine
+//! processes, reused from game to game and restarted after a crash. Every finished game is appended to the PTN output with its termination and
 //! per-move `{eval/depth time}` comments; a progress line with the Elo estimate goes to stderr.
 //! With an SPRT the match stops as soon as the test decides.
 
@@ -37,6 +37,9 @@ pub struct MatchConfig {
     pub games: usize,
     /// Book text (one opening per line), if any.
     pub book: Option<String>,
+    /// The book's opening (0-based) of the first pair; later pairs take the next ones and wrap
+    /// around. Two matches run side by side start far apart so they do not repeat each other.
+    pub book_start: usize,
     /// Games played at once.
     pub concurrency: usize,
     /// Where to append the games as PTN.
@@ -69,6 +72,13 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     if openings.is_empty() {
         return Err("book: no openings".to_string());
     }
+    if config.book.is_some() && config.book_start >= openings.len() {
+        return Err(format!(
+            "book start {}: the book has {} openings",
+            config.book_start + 1,
+            openings.len()
+        ));
+    }
     for spec in &config.engines {
         let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
         probe
@@ -92,7 +102,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     if index >= total || stop.load(Relaxed) {
                         break;
                     }
-                    let opening = &openings[(index / 2) % openings.len()];
+                    let opening = &openings[(config.book_start + index / 2) % openings.len()];
                     let first_is_white = index % 2 == 0;
                     let record = play_one(config, &mut slot, opening, first_is_white);
                     let mut guard = state.lock().expect("match state");
@@ -324,6 +334,7 @@ mod tests {
             },
             games: 2,
             book: None,
+            book_start: 0,
             concurrency: 1,
             ptn: None,
             sprt: None,

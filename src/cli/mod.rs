@@ -152,6 +152,11 @@ struct MatchArgs {
     /// Opening book: one opening per line, plies separated by spaces.
     #[arg(long)]
     book: Option<PathBuf>,
+    /// The book's opening of the first pair of games (1 = its first line); later pairs take the
+    /// next ones, wrapping around. Two matches run side by side start far apart so they do not
+    /// repeat each other's openings.
+    #[arg(long, requires = "book", value_parser = clap::value_parser!(u32).range(1..))]
+    book_start: Option<u32>,
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     concurrency: u16,
@@ -476,6 +481,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         },
         games: args.games as usize,
         book,
+        book_start: args.book_start.map_or(0, |n| n as usize - 1),
         concurrency: args.concurrency as usize,
         ptn: args.ptn.clone(),
         sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,

@@ -153,3 +153,82 @@ fn a_match_by_nodes_sends_go_nodes_and_keeps_no_clock() {
     assert!(gos.lines().all(|l| l == "go nodes 300"), "{gos}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Runs `cairn match` (Cairn against itself, 4x4, 100 nodes a move) with `args`.
+fn cairn_match(args: &[&str]) -> std::process::Output {
+    let cairn = format!("cmd={} name=cairn", env!("CARGO_BIN_EXE_cairn"));
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["match", "--size", "4", "--nodes", "100", "--engine", &cairn])
+        .args(["--engine", &cairn])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// `--book-start K` plays the book from its K-th opening, each with both colours, and wraps
+/// around to the first; a start past the book's end is refused, naming both numbers.
+#[test]
+fn book_start_picks_the_first_opening_and_wraps() {
+    let dir = scratch("book-start");
+    let book = dir.join("book.txt");
+    std::fs::write(&book, "a1 d4\nb1 c4\nd1 a4\n").unwrap();
+    let ptn = dir.join("games.ptn");
+    let (book_arg, ptn_arg) = (book.to_str().unwrap(), ptn.to_str().unwrap());
+    let out = cairn_match(&[
+        "--book",
+        book_arg,
+        "--book-start",
+        "3",
+        "--games",
+        "4",
+        "--ptn",
+        ptn_arg,
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let games = std::fs::read_to_string(&ptn).unwrap();
+    let openings: Vec<&str> = games
+        .split("[Event")
+        .skip(1)
+        .map(|g| {
+            let moves = g.rsplit("]\n\n").next().unwrap();
+            if moves.starts_with("1. d1 {book} a4 {book}") {
+                "d1 a4"
+            } else if moves.starts_with("1. a1 {book} d4 {book}") {
+                "a1 d4"
+            } else {
+                panic!("unexpected opening: {moves}")
+            }
+        })
+        .collect();
+    assert_eq!(openings, ["d1 a4", "d1 a4", "a1 d4", "a1 d4"], "{games}");
+
+    let out = cairn_match(&["--book", book_arg, "--book-start", "4", "--games", "2"]);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("book start 4: the book has 3 openings"),
+        "{stderr}"
+    );
+    // It needs a book, and counts from 1.
+    let cases: [(&[&str], &str); 2] = [
+        (
+            &["--book-start", "2"],
+            "required arguments were not provided: --book",
+        ),
+        (
+            &["--book", book_arg, "--book-start", "0"],
+            "'0' for '--book-start",
+        ),
+    ];
+    for (args, expected) in cases {
+        let out = cairn_match(args);
+        assert!(!out.status.success(), "{args:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
