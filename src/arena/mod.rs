@@ -3,9 +3,10 @@
 //! Games are scheduled in pairs: each opening of the book is played twice with the colours
 //! swapped, from the opening `book_start` on, wrapping around (without a book, every game starts
 //! from the empty board). `concurrency` games run at once, each slot with its own pair of engine
-//! processes, reused from game to game and restarted after a crash. Every finished game is appended to the PTN output with its termination and
-//! per-move `{eval/depth time}` comments; a progress line with the Elo estimate goes to stderr.
-//! With an SPRT the match stops as soon as the test decides.
+//! processes, reused from game to game and restarted after a crash. Every finished game is
+//! appended to the PTN output with its termination and per-move `{eval/depth time}` comments; a
+//! progress line with the Elo estimate goes to stderr. With an SPRT the match stops as soon as
+//! the test decides.
 
 mod book;
 mod game;

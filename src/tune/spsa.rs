@@ -135,9 +135,15 @@ fn parse_values(text: &str, what: &str) -> Result<Vec<f64>, String> {
     Ok(values)
 }
 
+/// `text` up to its last newline. A run stopped while writing leaves its last line without
+/// its newline: that line is dropped (its pair is played again), every complete line counts.
+fn whole_lines(text: &str) -> &str {
+    &text[..text.rfind('\n').map_or(0, |i| i + 1)]
+}
+
 /// Reads a state file written for the same size and settings: where its run stands.
 pub fn resume(text: &str, size: usize, settings: &SpsaSettings) -> Result<SpsaState, String> {
-    let mut lines = text.lines().enumerate();
+    let mut lines = whole_lines(text).lines().enumerate();
     let mut expected = header(size, settings, &[]).into_iter();
     for what in ["settings", "names"] {
         let want = expected.next().expect("three header lines");
@@ -165,15 +171,8 @@ pub fn resume(text: &str, size: usize, settings: &SpsaSettings) -> Result<SpsaSt
         done: 0,
         score: 0.0,
     };
-    // A run stopped while writing leaves its last line without its newline: that pair is
-    // dropped (it is played again), every complete line counts.
-    let complete = if text.ends_with('\n') {
-        usize::MAX
-    } else {
-        text.lines().count() - 1
-    };
     for (i, line) in lines {
-        if line.trim().is_empty() || i >= complete {
+        if line.trim().is_empty() {
             continue;
         }
         let at = format!("line {}", i + 1);
@@ -296,9 +295,9 @@ pub fn run<const N: usize>(settings: &SpsaSettings, path: &Path) -> Result<SpsaS
         let text = std::fs::read_to_string(path).map_err(|e| format!("{name}: {e}"))?;
         let state = resume(&text, N, settings).map_err(|e| format!("{name}: {e}"))?;
         // Cut a partial last line off before appending to the file.
-        let whole = text.rfind('\n').map_or(0, |i| i + 1);
-        if whole < text.len() {
-            std::fs::write(path, &text[..whole]).map_err(|e| format!("{name}: {e}"))?;
+        let whole = whole_lines(&text);
+        if whole.len() < text.len() {
+            std::fs::write(path, whole).map_err(|e| format!("{name}: {e}"))?;
         }
         state
     } else {

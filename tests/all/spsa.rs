@@ -207,3 +207,18 @@ fn spsa_refuses_a_state_file_of_other_settings() {
         Err("line 4: `draw` is not a score".into())
     );
 }
+
+/// A state file left empty, or cut inside its header, is refused as missing that line: a partial
+/// line is never read (not even as a mismatched header).
+#[test]
+fn spsa_refuses_a_state_file_cut_inside_its_header() {
+    let s = settings(1, 3);
+    assert_eq!(
+        spsa::resume("", 4, &s),
+        Err("the settings line is missing".into())
+    );
+    assert_eq!(
+        spsa::resume("# cairn spsa: size 4", 4, &s),
+        Err("the settings line is missing".into())
+    );
+}
