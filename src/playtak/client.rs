@@ -473,9 +473,11 @@ impl Client {
         }
     }
 
-    /// Resigns the game in progress.
+    /// Resigns the game in progress. A search still running is stopped and forgotten: its move
+    /// answers a game that is over, so it is not kept for a resumption.
     fn resign(&mut self) {
         self.stop_search();
+        self.searched = None;
         self.generation += 1;
         let Some(game) = &mut self.game else {
             return;

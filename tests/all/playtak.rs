@@ -1138,24 +1138,33 @@ fn a_signal_finishes_the_game_and_a_second_resigns_it() {
         ],
     );
 
-    // Two signals: the game is resigned.
+    // Two signals, the second while Cairn searches: the game is resigned, and the search's
+    // move is dropped, not kept for a game that is over.
     let (listener, addr) = listen();
     let child = client(&addr, &["--user", "cairn", "--size", "5"]);
     let mut peer = start_game(&listener, "white", 0);
-    move_of_5(&mut peer);
+    let mut board = Board::<5>::new(0);
+    let mv = move_of_5(&mut peer);
+    board.apply_server(&mv);
     signal(&child, "INT");
     peer.only_pings_for(Duration::from_millis(200));
+    // A long clock, so the search runs for a second or more.
+    peer.send("Game#5 Timems 60000 60000");
+    let black = board.choose();
+    peer.send(&format!("Game#5 {black}"));
+    peer.only_pings_for(Duration::from_millis(150));
     signal(&child, "INT");
     peer.expect("Game#5 Resign");
     peer.send("Game#5 Over 0-1");
     peer.expect("quit");
-    exits_0_saying(
+    let stderr = exits_0_saying(
         child,
         &[
             "SIGINT again: resigning game 5",
             "game 5 over: 0-1 (resignation)",
         ],
     );
+    assert!(!stderr.contains("keeping it"), "{stderr}");
 
     // No game in progress: the client quits at once.
     let (listener, addr) = listen();
