@@ -144,19 +144,20 @@ impl Features {
     }
 }
 
-/// Adds weighted features straight into a running sum (the search's path).
+/// Adds weighted features straight into two running sums, one per phase weight, tapered once
+/// at the end (the search's path).
 struct Accumulator<'a> {
     weights: &'a Weights,
-    early: i32,
-    late: i32,
-    sum: i64,
+    early: i64,
+    late: i64,
 }
 
 impl Sink for Accumulator<'_> {
     #[inline(always)]
     fn add(&mut self, index: usize, value: i32) {
         let w = self.weights.0[index];
-        self.sum += value as i64 * (w[0] * self.early + w[1] * self.late) as i64;
+        self.early += value as i64 * w[0] as i64;
+        self.late += value as i64 * w[1] as i64;
     }
 }
 
@@ -191,12 +192,12 @@ pub fn evaluate_with<const N: usize>(pos: &Position<N>, weights: &Weights) -> Sc
     let (total, used) = phase(pos);
     let mut acc = Accumulator {
         weights,
-        early: total - used,
-        late: used,
-        sum: 0,
+        early: 0,
+        late: 0,
     };
     extract(pos, &mut acc);
-    Score((acc.sum / total as i64) as i32)
+    let sum = acc.early * (total - used) as i64 + acc.late * used as i64;
+    Score((sum / total as i64) as i32)
 }
 
 /// The features of `pos` from the side to move's point of view.
@@ -517,17 +518,22 @@ fn own_count<const N: usize>(
     }
 }
 
-/// The number of files and of ranks a set of squares touches.
+/// The number of files and of ranks a set of squares touches, without a loop over the ranks:
+/// folding the ranks onto the first (at most eight ranks, so three folds) gives the files, and
+/// adding each rank's lower `N - 1` bits to a rank of ones carries into its top bit exactly when
+/// the rank is not empty (the sum stays inside the rank, so no carry crosses into the next).
 #[inline(always)]
 fn spans<const N: usize>(group: u64) -> (u32, u32) {
-    let mut files = 0u64;
-    let mut ranks = 0u32;
-    for r in 0..N {
-        let row = group >> (r * N) & Geo::<N>::SOUTH;
-        files |= row;
-        ranks += (row != 0) as u32;
+    let mut fold = group;
+    if 4 * N < 64 {
+        fold |= fold >> (4 * N);
     }
-    (files.count_ones(), ranks)
+    fold |= fold >> (2 * N);
+    fold |= fold >> N;
+    let files = (fold & Geo::<N>::SOUTH).count_ones();
+    let low = Geo::<N>::BOARD & !Geo::<N>::EAST;
+    let ranks = ((((group & low) + low) | group) & Geo::<N>::EAST).count_ones();
+    (files, ranks)
 }
 
 /// Squares next to at least two squares of `set`.
@@ -536,4 +542,56 @@ fn at_least_two<const N: usize>(set: u64) -> u64 {
     use crate::board::Direction::*;
     let [a, b, c, d] = [North, South, East, West].map(|dir| Geo::<N>::shift(set, dir));
     (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// The files and ranks a set touches, square by square.
+    fn spans_by_squares<const N: usize>(set: u64) -> (u32, u32) {
+        let (mut files, mut ranks) = (0u32, 0u32);
+        for sq in Bitboard(set) {
+            let (rank, file) = (sq.index() / N, sq.index() % N);
+            files |= 1 << file;
+            ranks |= 1 << rank;
+        }
+        (files.count_ones(), ranks.count_ones())
+    }
+
+    fn spans_agree<const N: usize>(rng: &mut Rng) {
+        let board = Geo::<N>::BOARD;
+        // Sparse, dense and full sets, and every single square and every full rank and file.
+        let mut sets = vec![0, board];
+        for i in 0..N * N {
+            sets.push(1 << i);
+        }
+        for i in 0..N {
+            sets.push(Geo::<N>::SOUTH << (i * N));
+            sets.push(Geo::<N>::WEST << i);
+        }
+        for _ in 0..2000 {
+            let (a, b) = (rng.next_u64(), rng.next_u64());
+            sets.extend([a & b & board, a & board, (a | b) & board]);
+        }
+        for set in sets {
+            assert_eq!(
+                spans::<N>(set),
+                spans_by_squares::<N>(set),
+                "{N}x{N}: {set:#x}"
+            );
+        }
+    }
+
+    #[test]
+    fn spans_count_the_files_and_ranks_touched_at_every_size() {
+        let mut rng = Rng::new(26);
+        spans_agree::<3>(&mut rng);
+        spans_agree::<4>(&mut rng);
+        spans_agree::<5>(&mut rng);
+        spans_agree::<6>(&mut rng);
+        spans_agree::<7>(&mut rng);
+        spans_agree::<8>(&mut rng);
+    }
 }
