@@ -128,3 +128,23 @@ fn three_by_three_is_a_proven_white_win_from_the_start() {
         );
     }
 }
+
+/// The time manager plans for one move per piece in hand and six more (games outlast the
+/// reserves, as spreads use none), and never for fewer than ten.
+#[test]
+fn moves_left_counts_the_reserves_and_the_endgame_after_them() {
+    use cairn::search::SearchGame;
+    let start = Position::<6>::start();
+    assert_eq!(start.moves_left(), 31 + 6);
+    let three = Position::<3>::start();
+    assert_eq!(three.moves_left(), 10 + 6);
+    // 5×5 after the opening: 20 stones and the capstone in hand.
+    let five: Position<5> = cairn::notation::tps::parse("2,x4/x5/x5/x5/x4,1 1 2").unwrap();
+    assert_eq!(five.moves_left(), 21 + 6);
+    // White to move with 4 stones and no capstone left: 4 + 6, and never fewer than 10.
+    let late: Position<6> = cairn::notation::tps::parse(
+        "1,12121S,1,1,x2/12,2S,21S,1211112C,121,x/1,x,2221S,2,1,x/1,x,2,x,21221C,2/2,1221,2,x,2,x/2,x,112S,x,112,x 1 47",
+    )
+    .unwrap();
+    assert_eq!(late.moves_left(), 10);
+}
