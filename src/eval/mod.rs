@@ -524,10 +524,7 @@ fn own_count<const N: usize>(
 /// the rank is not empty (the sum stays inside the rank, so no carry crosses into the next).
 #[inline(always)]
 fn spans<const N: usize>(group: u64) -> (u32, u32) {
-    let mut fold = group;
-    if 4 * N < 64 {
-        fold |= fold >> (4 * N);
-    }
+    let mut fold = group | group >> (4 * N);
     fold |= fold >> (2 * N);
     fold |= fold >> N;
     let files = (fold & Geo::<N>::SOUTH).count_ones();
