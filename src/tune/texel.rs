@@ -99,7 +99,9 @@ impl<const I: usize> Dataset<I> {
             (a, b) => a.or(b),
         };
         self.origin = match (self.origin.take(), other.origin) {
-            (Some(a), Some(b)) if a != b => Some(format!("{a}; {b}")),
+            (Some(a), Some(b)) if !a.split("; ").any(|known| known == b) => {
+                Some(format!("{a}; {b}"))
+            }
             (a, b) => a.or(b),
         };
     }

@@ -222,6 +222,16 @@ fn shards_concatenate_to_the_whole_run() {
     assert_eq!(a.summary, b.summary);
     assert_eq!(a.summary.unwrap().games, 7);
     assert_eq!(a.origin, b.origin);
+    // Files appended one by one, as `--data` reads them: each run is named once, in order,
+    // however many of its shards follow another run's.
+    let origin =
+        |seed: u64| format!("size 4, half komi 2, 7 games, 200 nodes per move, seed {seed}");
+    let mut files = texel::parse_data::<4>(&whole).unwrap();
+    for (seed, i) in [(10, 1), (10, 2), (9, 3), (10, 3)] {
+        let shard = selfplay::Shard::parse(&format!("{i}/3")).unwrap();
+        files.append(texel::parse_data::<4>(&generate_text::<4>(7, seed, shard)).unwrap());
+    }
+    assert_eq!(files.origin, Some(format!("{}; {}", origin(9), origin(10))));
     // The game ranges of the shards cover every game once.
     for (games, count) in [(7, 3), (10, 4), (1, 2), (1000, 7)] {
         let mut next = 0;
