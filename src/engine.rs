@@ -54,6 +54,9 @@ pub struct Options {
     pub move_overhead_ms: u64,
     /// Komi, in Black's favour; kept across games.
     pub komi: Komi,
+    /// How much worse than even a draw is for the engine, in the evaluation's units
+    /// ([`SearchConfig::contempt`]).
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             multipv: 1,
             move_overhead_ms: MOVE_OVERHEAD_MS,
             komi: Komi::ZERO,
+            contempt: 0,
         }
     }
 }
@@ -472,6 +476,7 @@ impl Engine {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
+            contempt: self.options.contempt,
             ..SearchConfig::default()
         }
     }

@@ -103,6 +103,11 @@ pub struct PlaytakCli {
     /// Time kept in hand per move for the network, ms.
     #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS")]
     pub move_overhead: u64,
+    /// How much worse than even a draw is for the bot, in centiflats (-100 to 100; above 0 it
+    /// avoids a draw for any line it judges better than that; the TEI option `Contempt`).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-100..=100), value_name = "CENTIFLATS")]
+    pub contempt: i32,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
@@ -170,6 +175,7 @@ impl From<PlaytakCli> for PlaytakArgs {
             hash: cli.hash,
             threads: cli.threads,
             move_overhead: cli.move_overhead,
+            contempt: cli.contempt,
             ping_interval: cli.ping_interval,
             ping_timeout: cli.ping_timeout,
             reconnect_delay: cli.reconnect_delay,

@@ -705,6 +705,7 @@ pub fn tei_line(rng: &mut Rng, corpus: &Corpus) -> String {
                         "Threads",
                         "MultiPV",
                         "MoveOverhead",
+                        "Contempt",
                         "hash",
                         "Move Overhead",
                         "Ponder",

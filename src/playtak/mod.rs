@@ -94,6 +94,8 @@ pub struct PlaytakArgs {
     /// Time kept in hand per move for the network, ms (the command line's default is
     /// [`DEFAULT_MOVE_OVERHEAD_MS`]).
     pub move_overhead: u64,
+    /// A draw's cost to the bot, centiflats ([`engine::Options::contempt`]).
+    pub contempt: i32,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     pub ping_interval: f64,
     /// Seconds after a PING with no line back before the link counts as dead.
@@ -172,6 +174,7 @@ pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Conf
             hash_mb: args.hash,
             threads: args.threads as usize,
             move_overhead_ms: args.move_overhead,
+            contempt: args.contempt,
             ..engine::Options::default()
         },
         ping_interval: Duration::from_secs_f64(args.ping_interval),

@@ -37,6 +37,8 @@ pub struct Shared<'a> {
     pub node_limit: Option<u64>,
     /// The pruning and reduction constants.
     pub tunables: Tunables,
+    /// A draw's score for the root's side to move, negated ([`super::SearchConfig::contempt`]).
+    pub contempt: i32,
     /// Set once the main thread has its result: helper threads stop (within `CHECK_INTERVAL`
     /// nodes) while `go infinite` waits for `stop` with the stop flag still clear.
     pub main_done: AtomicBool,
@@ -65,6 +67,8 @@ pub struct Worker<'a, G: SearchGame> {
     root_depth: i32,
     /// The pruning and reduction constants of this search.
     pub(super) tun: Tunables,
+    /// A draw's score by the side to move (contempt: below 0 for the root's side).
+    draw: [Score; 2],
 }
 
 impl<'a, G: SearchGame> Worker<'a, G> {
@@ -80,6 +84,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             path.push(pos.hash(), true);
         }
         let tun = shared.tunables;
+        let mut draw = [Score(shared.contempt); 2];
+        draw[pos.side()] = Score(-shared.contempt);
         let lmr = (0..64)
             .map(|d| {
                 let mut row = [0u8; 64];
@@ -109,6 +115,18 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             stopped: false,
             root_depth: 0,
             tun,
+            draw,
+        }
+    }
+
+    /// A game's end scored for the side to move `me`: a draw takes the contempt, a win or a
+    /// loss stays as it is.
+    #[inline]
+    fn with_contempt(&self, over: Score, me: usize) -> Score {
+        if over == Score::DRAW {
+            self.draw[me]
+        } else {
+            over
         }
     }
 
@@ -227,10 +245,10 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         let p = ply as u32;
         if ply > 0 {
             if let Some(over) = self.pos.terminal(p) {
-                return over;
+                return self.with_contempt(over, me);
             }
             if self.path.is_repetition() {
-                return self.pos.repetition(p);
+                return self.with_contempt(self.pos.repetition(p), me);
             }
         }
         // A win in one is always found, at every node.
@@ -397,7 +415,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.pickers[ply] = Some(picker);
         if searched == 0 {
             if no_moves {
-                return self.pos.no_moves(p);
+                return self.with_contempt(self.pos.no_moves(p), me);
             }
             // Only at the root, when MultiPV has excluded every move.
             return -Score::INFINITE;

@@ -64,6 +64,11 @@ pub struct SearchConfig {
     pub move_overhead_ms: u64,
     /// The pruning and reduction constants ([`Tunables::current`] unless a tuner sets them).
     pub tunables: Tunables,
+    /// What a draw is worth to the side the search is for, in the evaluation's units
+    /// (centiflats in Tak), negated: a draw scores `-contempt` for the root's side to move and
+    /// `+contempt` for the other. Above 0 the search avoids draws for any line it judges
+    /// better than that; 0 (the default) scores a draw as even.
+    pub contempt: i32,
 }
 
 impl Default for SearchConfig {
@@ -73,6 +78,7 @@ impl Default for SearchConfig {
             multipv: 1,
             move_overhead_ms: MOVE_OVERHEAD_MS,
             tunables: Tunables::current(),
+            contempt: 0,
         }
     }
 }
@@ -165,6 +171,7 @@ pub fn search<G: SearchGame>(
         node_limit: limits.nodes,
         main_done: AtomicBool::new(false),
         tunables: config.tunables,
+        contempt: config.contempt,
     };
     let max_depth = limits
         .depth
@@ -360,5 +367,113 @@ impl std::ops::Add<i32> for Score {
     type Output = Score;
     fn add(self, rhs: i32) -> Score {
         Score(self.0 + rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::score::WinKind;
+    use crate::search::game::TestMove as Move;
+
+    /// A choice at the root between a draw (move 1 ends the game) and playing on (move 2) into a
+    /// line that stays `EDGE` worse for the root's side to move however deep it goes.
+    #[derive(Clone)]
+    struct DrawOrPlayOn {
+        /// The moves made from the root.
+        line: Vec<u32>,
+    }
+
+    const EDGE: i32 = 10;
+
+    impl SearchGame for DrawOrPlayOn {
+        type Move = Move;
+        type Undo = ();
+        type Tactics = ();
+        const SLOWEST_WIN: WinKind = WinKind::Outright;
+
+        fn side(&self) -> usize {
+            self.line.len() % 2
+        }
+        fn hash(&self) -> u64 {
+            // Every position of this game is a distinct line.
+            self.line.iter().fold(17, |h, &m| {
+                (h ^ m as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            })
+        }
+        fn generate(&self, out: &mut MoveBuf<Move>) {
+            if self.line.is_empty() {
+                out.extend([Move(1), Move(2)]);
+            } else {
+                out.push(Move(3));
+            }
+        }
+        fn is_legal(&self, mv: Move) -> bool {
+            let mut moves = MoveBuf::new();
+            self.generate(&mut moves);
+            moves.contains(&mv)
+        }
+        fn make(&mut self, mv: Move) {
+            self.line.push(mv.0);
+        }
+        fn unmake(&mut self, _mv: Move, _undo: ()) {
+            self.line.pop();
+        }
+        fn is_irreversible(&self, _mv: Move, _undo: &()) -> bool {
+            true
+        }
+        fn terminal(&self, _ply: u32) -> Option<Score> {
+            (self.line.first() == Some(&1)).then_some(Score::DRAW)
+        }
+        fn repetition(&self, _ply: u32) -> Score {
+            Score::DRAW
+        }
+        fn no_moves(&self, _ply: u32) -> Score {
+            Score::DRAW
+        }
+        fn evaluate(&self) -> Score {
+            // The root's side to move (side 0) is EDGE worse everywhere.
+            Score(if self.side() == 0 { -EDGE } else { EDGE })
+        }
+        fn correction_keys(&self) -> [u64; 2] {
+            [self.hash(), self.hash()]
+        }
+        fn move_text(mv: Move) -> String {
+            mv.0.to_string()
+        }
+        fn moves_left(&self) -> u64 {
+            1
+        }
+        fn tactics(&self, _threatened: bool, _deep: bool) {}
+    }
+
+    fn best_with_contempt(contempt: i32) -> (Option<Move>, Score) {
+        let pos = DrawOrPlayOn { line: Vec::new() };
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let config = SearchConfig {
+            contempt,
+            ..SearchConfig::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let history = PositionHashes::new(pos.hash());
+        let result = search(&pos, &history, &limits, &config, &tt, &stop, &|_| {});
+        (result.best, result.score)
+    }
+
+    /// Without contempt a draw beats a line that is worse; with more contempt than the line is
+    /// worse, the search plays on; a negative contempt makes the draw a gain.
+    #[test]
+    fn contempt_prices_the_draw() {
+        assert_eq!(best_with_contempt(0), (Some(Move(1)), Score::DRAW));
+        assert_eq!(
+            best_with_contempt(EDGE - 1),
+            (Some(Move(1)), Score(1 - EDGE))
+        );
+        assert_eq!(best_with_contempt(EDGE + 5), (Some(Move(2)), Score(-EDGE)));
+        assert_eq!(best_with_contempt(-20), (Some(Move(1)), Score(20)));
     }
 }

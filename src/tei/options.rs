@@ -34,9 +34,10 @@ enum Field {
     Threads,
     MultiPv,
     MoveOverhead,
+    Contempt,
 }
 
-const FIELDS: [(Field, &str, i64, i64); 5] = [
+const FIELDS: [(Field, &str, i64, i64); 6] = [
     (
         Field::HalfKomi,
         "HalfKomi",
@@ -47,6 +48,8 @@ const FIELDS: [(Field, &str, i64, i64); 5] = [
     (Field::Threads, "Threads", 1, 1024),
     (Field::MultiPv, "MultiPV", 1, 64),
     (Field::MoveOverhead, "MoveOverhead", 0, 5000),
+    // Centiflats in Tak: up to a flat either way.
+    (Field::Contempt, "Contempt", -100, 100),
 ];
 
 fn get(options: &Options, field: Field) -> i64 {
@@ -56,6 +59,7 @@ fn get(options: &Options, field: Field) -> i64 {
         Field::Threads => options.threads as i64,
         Field::MultiPv => options.multipv as i64,
         Field::MoveOverhead => options.move_overhead_ms as i64,
+        Field::Contempt => options.contempt as i64,
     }
 }
 
@@ -71,6 +75,7 @@ fn put(options: &mut Options, field: Field, value: i64) {
         Field::Threads => options.threads = value as usize,
         Field::MultiPv => options.multipv = value as usize,
         Field::MoveOverhead => options.move_overhead_ms = value as u64,
+        Field::Contempt => options.contempt = value as i32,
     }
 }
 
@@ -147,7 +152,14 @@ mod tests {
         let names: Vec<&str> = decl.iter().map(|d| d.name).collect();
         assert_eq!(
             names,
-            ["HalfKomi", "Hash", "Threads", "MultiPV", "MoveOverhead"]
+            [
+                "HalfKomi",
+                "Hash",
+                "Threads",
+                "MultiPV",
+                "MoveOverhead",
+                "Contempt"
+            ]
         );
         for d in &decl {
             assert!(d.min <= d.default && d.default <= d.max, "{d:?}");
@@ -163,6 +175,7 @@ mod tests {
         );
         assert_eq!((decl[1].default, decl[1].min, decl[1].max), (64, 1, 65536));
         assert_eq!((decl[4].default, decl[4].min, decl[4].max), (30, 0, 5000));
+        assert_eq!((decl[5].default, decl[5].min, decl[5].max), (0, -100, 100));
     }
 
     #[test]
@@ -183,6 +196,8 @@ mod tests {
         assert_eq!(o.hash_mb, 1);
         assert_eq!(set(&mut o, "HalfKomi", Some("-10")), Ok(("HalfKomi", -10)));
         assert_eq!(o.komi, Komi::MIN);
+        assert_eq!(set(&mut o, "contempt", Some("-25")), Ok(("Contempt", -25)));
+        assert_eq!(o.contempt, -25);
     }
 
     #[test]
@@ -201,6 +216,8 @@ mod tests {
             ("Threads", Some("many")),
             ("MultiPV", Some("65")),
             ("MoveOverhead", Some("-1")),
+            ("Contempt", Some("101")),
+            ("Contempt", Some("-101")),
             ("Ponder", Some("true")),
             ("Hash", Some("99999999999999999999999")),
         ] {

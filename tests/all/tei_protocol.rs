@@ -395,6 +395,7 @@ fn expected_handshake() -> Vec<String> {
         "option name Threads type spin default 1 min 1 max 1024".to_string(),
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name MoveOverhead type spin default 30 min 0 max 5000".to_string(),
+        "option name Contempt type spin default 0 min -100 max 100".to_string(),
         "teiok".to_string(),
     ]
 }
@@ -964,6 +965,7 @@ fn options_are_accepted() {
         "setoption name MultiPV value 2",
         "setoption name HalfKomi value -3",
         "setoption name HASH value 8",
+        "setoption name Contempt value 20",
     ] {
         tei.send(line);
         assert!(tei.sync().is_empty(), "{line}");
@@ -1004,6 +1006,7 @@ fn bad_lines_get_errors_and_the_engine_goes_on() {
         "setoption name Threads value 0",
         "setoption name HalfKomi value 11",
         "setoption name HalfKomi value 2.5",
+        "setoption name Contempt value 101",
         "setoption name HalfKomi",
         "teinewgame size",
         "position",
