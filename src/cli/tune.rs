@@ -70,6 +70,12 @@ pub struct TuneCli {
     /// Play only part I of N of the games (--generate), for a batch system's array job.
     #[arg(long, value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+    /// Percentage of the searched positions (0-100) that also get a sibling (--generate): the
+    /// position after one random other move, scored by its own search, written with result `*`
+    /// (fitted to its score alone), so that an evaluation also learns positions off the games'
+    /// lines, where a search spends most of its nodes.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub siblings: u32,
     /// Board size (3-8).
     #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
     pub size: u8,
@@ -169,6 +175,7 @@ impl From<TuneCli> for TuneArgs {
             teacher: cli.teacher,
             teacher_units: cli.teacher_units.into(),
             shard: cli.shard,
+            siblings: cli.siblings,
             size: cli.size,
             games: cli.games,
             nodes: cli.nodes,

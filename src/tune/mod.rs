@@ -1,7 +1,8 @@
 //! `cairn tune`: self-play data generation and Texel tuning of the evaluation weights.
 //!
 //! - `--generate` plays games in-process ([`selfplay`]) and writes their positions with the game
-//!   results and search scores to a data file; `--shard I/N` plays one part of such a run;
+//!   results and search scores to a data file; `--shard I/N` plays one part of such a run,
+//!   `--siblings P` adds positions one random move off the games' lines for P% of them;
 //! - `--import` turns the games of PTN files into data lines ([`import`]);
 //! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
 //!   each round, and with `--write` overwrites that size's params file
@@ -41,6 +42,8 @@ pub struct TuneArgs {
     pub teacher_units: import::TeacherUnits,
     /// Play only this part of the games (`generate`).
     pub shard: Option<selfplay::Shard>,
+    /// Percentage of the searched positions that also get an off-line sibling (`generate`).
+    pub siblings: u32,
     /// Board size.
     pub size: u8,
     /// Games to play (`generate`).
@@ -136,13 +139,14 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         seed: args.seed,
         max_plies: 400,
         shard: args.shard.unwrap_or(selfplay::Shard::WHOLE),
+        siblings: args.siblings,
     };
     let started = Instant::now();
     let summary = selfplay::generate::<N>(&settings, &mut std::io::BufWriter::new(file))
         .map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{} games ({} white, {} black, {} draws = {:.1}%; {} roads, {} flats, {} unfinished), \
-         {} positions, {:.0} s -> {name}",
+         {} positions ({} of them siblings), {:.0} s -> {name}",
         summary.games,
         summary.white,
         summary.black,
@@ -152,6 +156,7 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         summary.flats,
         summary.unfinished,
         summary.positions,
+        summary.siblings,
         started.elapsed().as_secs_f64()
     );
     Ok(())

@@ -9,6 +9,15 @@
 //! Positions where the side to move has a road or a flat win in one are left out: their outcome
 //! is the search's business and would only add noise.
 //!
+//! **Off-line positions** (`siblings`, a percentage): a game's positions are the ones its players
+//! chose, so an evaluation fitted to them alone never sees what a search sees at most of its
+//! nodes, the positions after weak moves. For that share of the searched positions, the
+//! generator also plays one random other legal move and writes the position it leads to, scored
+//! by a search of its own (same node budget, a transposition table of its own). Its result is
+//! written `*`: the game's result says nothing about a line nobody played, so the tuner fits
+//! such a position to its score alone. The siblings draw on a random stream and a table apart
+//! from the game's, so a run with siblings plays exactly the games of the same run without.
+//!
 //! Games are numbered from 0; game `g` depends only on the seed and `g`, and the games are
 //! written in number order whatever the thread count. So a run can be split into shards
 //! ([`Shard`]): shard `i` of `n` plays a contiguous range of the numbers, and the data lines of
@@ -87,6 +96,8 @@ pub struct Settings {
     pub max_plies: u32,
     /// The part of the run to play.
     pub shard: Shard,
+    /// Percentage (0 to 100) of the searched positions that also get an off-line sibling.
+    pub siblings: u32,
 }
 
 /// What a generation run produced.
@@ -106,8 +117,10 @@ pub struct Summary {
     pub flats: usize,
     /// Stopped at the ply limit.
     pub unfinished: usize,
-    /// Positions written.
+    /// Positions written (siblings included).
     pub positions: usize,
+    /// Of them, positions off the games' lines (result `*`).
+    pub siblings: usize,
 }
 
 impl Summary {
@@ -139,6 +152,7 @@ impl Summary {
         self.flats += other.flats;
         self.unfinished += other.unfinished;
         self.positions += other.positions;
+        self.siblings += other.siblings;
     }
 
     /// The share of drawn games.
@@ -146,10 +160,16 @@ impl Summary {
         self.draws as f64 / self.games.max(1) as f64
     }
 
-    /// The summary as a data-file comment line (`# games=... positions=...`).
+    /// The summary as a data-file comment line (`# games=... positions=...`, then `siblings=`
+    /// when there are any).
     pub fn comment(&self) -> String {
+        let siblings = if self.siblings > 0 {
+            format!(" siblings={}", self.siblings)
+        } else {
+            String::new()
+        };
         format!(
-            "# games={} white={} black={} draws={} roads={} flats={} unfinished={} positions={}",
+            "# games={} white={} black={} draws={} roads={} flats={} unfinished={} positions={}{siblings}",
             self.games,
             self.white,
             self.black,
@@ -179,6 +199,7 @@ impl Summary {
                 "flats" => s.flats = value,
                 "unfinished" => s.unfinished = value,
                 "positions" => s.positions = value,
+                "siblings" => s.siblings = value,
                 _ => return None,
             }
         }
@@ -197,9 +218,14 @@ pub fn generate<const N: usize>(
     } else {
         format!(", shard {}", settings.shard)
     };
+    let siblings = if settings.siblings > 0 {
+        format!(", siblings {}%", settings.siblings)
+    } else {
+        String::new()
+    };
     writeln!(
         out,
-        "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}{shard}",
+        "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}{siblings}{shard}",
         settings.komi.halves(),
         settings.games,
         settings.nodes,
@@ -224,13 +250,20 @@ pub fn generate<const N: usize>(
         next: range.start,
         pending: BTreeMap::new(),
     });
+    let sibling_table = if settings.siblings > 0 { 4 } else { 1 };
     range.clone().into_par_iter().for_each_init(
-        || TranspositionTable::new(4),
-        |tt, game| {
-            let (result, lines) = play::<N>(settings, game as u64, tt);
+        || {
+            (
+                TranspositionTable::new(4),
+                TranspositionTable::new(sibling_table),
+            )
+        },
+        |(tt, side_tt), game| {
+            let (result, lines, siblings) = play::<N>(settings, game as u64, tt, side_tt);
             let mut guard = shared.lock().expect("data lock");
             let o = &mut *guard;
             o.summary.add(result, lines.len());
+            o.summary.siblings += siblings;
             o.pending.insert(game, lines);
             while let Some(lines) = o.pending.remove(&o.next) {
                 if o.status.is_ok() {
@@ -257,32 +290,45 @@ pub fn generate<const N: usize>(
     Ok(o.summary)
 }
 
-/// Plays game number `game`: its result (`None` if stopped at the ply limit) and its data lines.
+/// A position off a game's line: its TPS and its search's score, written with result `*`.
+type Sibling = (String, i32);
+
+/// The random stream of game `number`'s siblings is the game's seed mixed with this, apart from
+/// the stream that picks the game's own random moves.
+const SIBLING_STREAM: u64 = 0x5EB1_1A65_0FF1_14E5;
+
+/// Plays game number `game`: its result (`None` if stopped at the ply limit), its data lines and
+/// how many of them are siblings (see the module doc). `side_tt` serves the siblings' searches.
 fn play<const N: usize>(
     settings: &Settings,
     number: u64,
     tt: &mut TranspositionTable,
-) -> (Option<GameResult>, Vec<String>) {
-    let mut rng = Rng::new(settings.seed ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03));
+    side_tt: &mut TranspositionTable,
+) -> (Option<GameResult>, Vec<String>, usize) {
+    let game_seed = settings.seed ^ number.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    let mut rng = Rng::new(game_seed);
+    let mut side_rng = Rng::new(game_seed ^ SIBLING_STREAM);
     tt.clear();
+    side_tt.clear();
     let mut start = Position::<N>::start();
     start.set_komi(settings.komi);
     let mut game = TakGame::new(start);
-    let mut kept = Vec::new();
+    // The game's positions with their scores, each with its sibling if it has one.
+    let mut kept: Vec<(String, Option<i32>, Option<Sibling>)> = Vec::new();
     let limits = Limits {
         nodes: Some(settings.nodes),
         ..Limits::default()
     };
     let config = SearchConfig::default();
     let stop = AtomicBool::new(false);
+    let clamp = |score: crate::score::Score| score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP);
     loop {
         let pos = game.position();
         if pos.result().is_some() || pos.ply() >= settings.max_plies {
             break;
         }
         let random = pos.ply() < 2 || (pos.ply() < 10 && rng.below(10) == 0);
-        let keep =
-            !pos.is_opening() && pos.winning_move().is_none() && pos.flat_win_in_one().is_none();
+        let keep = kept_for_data(pos);
         let (mv, score) = if random {
             let moves = pos.legal_moves();
             (moves[rng.below(moves.len())], None)
@@ -298,24 +344,57 @@ fn play<const N: usize>(
                 &|_| {},
             );
             match found.best {
-                Some(mv) => (mv, Some(found.score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP))),
+                Some(mv) => (mv, Some(clamp(found.score))),
                 None => (pos.legal_moves()[0], None),
             }
         };
         if keep {
-            kept.push((tps::to_tps(pos), score));
+            let sibling = if score.is_some() && (side_rng.below(100) as u32) < settings.siblings {
+                let moves = pos.legal_moves();
+                let other = moves[side_rng.below(moves.len())];
+                let mut side = game.clone();
+                side.play(other);
+                let next = side.position();
+                (other != mv && next.result().is_none() && kept_for_data(next)).then(|| {
+                    stop.store(false, Relaxed);
+                    let found = search::search(
+                        next,
+                        side.hashes(),
+                        &limits,
+                        &config,
+                        side_tt,
+                        &stop,
+                        &|_| {},
+                    );
+                    (tps::to_tps(next), clamp(found.score))
+                })
+            } else {
+                None
+            };
+            kept.push((tps::to_tps(pos), score, sibling));
         }
         game.play(mv);
     }
     let result = game.position().result();
     let label = result.map_or("1/2-1/2", GameResult::ptn);
     let half_komi = settings.komi.halves();
-    let lines = kept
-        .into_iter()
-        .map(|(t, score)| match score {
+    let mut lines = Vec::with_capacity(kept.len());
+    let mut siblings = 0;
+    for (t, score, sibling) in kept {
+        lines.push(match score {
             Some(s) => format!("{t}\t{label}\t{half_komi}\t{s}"),
             None => format!("{t}\t{label}\t{half_komi}"),
-        })
-        .collect();
-    (result, lines)
+        });
+        if let Some((t, s)) = sibling {
+            lines.push(format!("{t}\t*\t{half_komi}\t{s}"));
+            siblings += 1;
+        }
+    }
+    (result, lines, siblings)
+}
+
+/// Whether a position is written as data: past the opening placements, and the side to move
+/// has neither a road nor a flat win in one.
+fn kept_for_data<const N: usize>(pos: &Position<N>) -> bool {
+    !pos.is_opening() && pos.winning_move().is_none() && pos.flat_win_in_one().is_none()
 }

@@ -116,10 +116,13 @@ impl<const I: usize> Dataset<I> {
 }
 
 /// The target of a position with result `result` and search score `score` (NaN for none):
-/// `λ · result + (1 − λ) · sigmoid(k · score)`, or the result alone without a score.
+/// `λ · result + (1 − λ) · sigmoid(k · score)`, or the result alone without a score, or the
+/// score alone without a result (a position off the games' lines, whatever `λ`).
 pub fn blended_target(lambda: f64, k: f64, result: f32, score: f32) -> f32 {
     if score.is_nan() {
         result
+    } else if result.is_nan() {
+        sigmoid(k * score as f64) as f32
     } else {
         (lambda * result as f64 + (1.0 - lambda) * sigmoid(k * score as f64)) as f32
     }
@@ -129,8 +132,8 @@ pub fn blended_target(lambda: f64, k: f64, result: f32, score: f32) -> f32 {
 type Parsed = ([f32; INPUTS], f32, f32);
 
 /// Reads one data line (not a comment) into the position (its komi set), the game result for
-/// its side to move (1 win, 0.5 draw, 0 loss) and the recorded search score for the side to move
-/// (NaN if none).
+/// its side to move (1 win, 0.5 draw, 0 loss; NaN for `*`, a position off the games' lines, which
+/// must have a score) and the recorded search score for the side to move (NaN if none).
 pub fn parse_record<const N: usize>(line: &str) -> Result<(Position<N>, f32, f32), String> {
     let fields: Vec<&str> = line.split('\t').collect();
     let (text_tps, result, komi, score) = match fields[..] {
@@ -148,9 +151,11 @@ pub fn parse_record<const N: usize>(line: &str) -> Result<(Position<N>, f32, f32
         "R-0" | "F-0" => 1.0,
         "0-R" | "0-F" => 0.0,
         "1/2-1/2" => 0.5,
+        "*" if score.is_some() => f32::NAN,
+        "*" => return Err("result `*` (a position off the games' lines) needs a score".into()),
         _ => {
             return Err(format!(
-                "result `{result}`: expected R-0, 0-R, F-0, 0-F or 1/2-1/2"
+                "result `{result}`: expected R-0, 0-R, F-0, 0-F, 1/2-1/2 or * (with a score)"
             ))
         }
     };
@@ -245,18 +250,20 @@ fn predict<const I: usize>(w: &[f64; I], row: &[f32; I]) -> f64 {
     row.iter().zip(w).map(|(&x, &w)| x as f64 * w).sum()
 }
 
-/// Mean squared error of `sigmoid(k · w · x)` against the targets.
+/// Mean squared error of `sigmoid(k · w · x)` against the targets, over the positions that have
+/// one (before a blend, positions off the games' lines have none: their result is unknown).
 pub fn loss<const I: usize>(data: &Dataset<I>, w: &[f64; I], k: f64) -> f64 {
-    let sum: f64 = data
+    let (sum, count) = data
         .rows
         .par_iter()
         .zip(&data.targets)
+        .filter(|(_, t)| !t.is_nan())
         .map(|(row, &t)| {
             let p = sigmoid(k * predict(w, row));
-            (p - t as f64).powi(2)
+            ((p - t as f64).powi(2), 1usize)
         })
-        .sum();
-    sum / data.len().max(1) as f64
+        .reduce(|| (0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+    sum / count.max(1) as f64
 }
 
 /// The scale `K` in `[1e-5, 1]` that minimises the loss with the weights fixed.

@@ -78,6 +78,7 @@ fn generated_data_parses() {
         seed: 5,
         max_plies: 200,
         shard: selfplay::Shard::WHOLE,
+        siblings: 0,
     };
     let mut out = Vec::new();
     let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
@@ -190,6 +191,7 @@ fn generate_text<const N: usize>(games: usize, seed: u64, shard: selfplay::Shard
         seed,
         max_plies: 120,
         shard,
+        siblings: 0,
     };
     let mut out = Vec::new();
     selfplay::generate::<N>(&settings, &mut out).unwrap();
@@ -242,6 +244,82 @@ fn shards_concatenate_to_the_whole_run() {
         }
         assert_eq!(next, games);
     }
+}
+
+/// Siblings: a run with them plays the very games of the run without (its other lines are
+/// those lines, in order); each sibling follows its game position, is one legal move away from
+/// it, carries a score and the result `*`, and is fitted to its score alone.
+#[test]
+fn siblings_leave_the_games_alone() {
+    let run = |siblings: u32| {
+        let settings = Settings {
+            games: 4,
+            nodes: 200,
+            komi: Komi::from_halves(2).unwrap(),
+            seed: 11,
+            max_plies: 120,
+            shard: selfplay::Shard::WHOLE,
+            siblings,
+        };
+        let mut out = Vec::new();
+        let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
+        (summary, String::from_utf8(out).unwrap())
+    };
+    let (plain_summary, plain) = run(0);
+    let (summary, text) = run(60);
+    assert!(text.starts_with(
+        "# cairn tune data: size 4, half komi 2, 4 games, 200 nodes per move, seed 11, \
+         siblings 60%\n"
+    ));
+    let lines = data_lines(&text);
+    let is_sibling = |l: &String| l.split('\t').nth(1) == Some("*");
+    let own: Vec<String> = lines.iter().filter(|l| !is_sibling(l)).cloned().collect();
+    assert_eq!(own, data_lines(&plain));
+    let count = lines.iter().filter(|l| is_sibling(l)).count();
+    assert!(count > 0 && count < own.len(), "{count} of {}", own.len());
+    assert_eq!(summary.siblings, count);
+    assert_eq!(summary.positions, lines.len());
+    assert_eq!(plain_summary.siblings, 0);
+    assert_eq!((summary.games, summary.white), (4, plain_summary.white));
+    assert_eq!(Summary::parse(&summary.comment()), Some(summary.clone()));
+    for (i, line) in lines.iter().enumerate().filter(|(_, l)| is_sibling(l)) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        assert_eq!(fields.len(), 4, "{line}");
+        let score: i32 = fields[3].parse().unwrap();
+        assert!(score.abs() <= selfplay::SCORE_CLAMP, "{line}");
+        let pos = tps::parse::<4>(fields[0]).unwrap();
+        assert!(!pos.is_over() && pos.winning_move().is_none(), "{line}");
+        assert!(i > 0 && !is_sibling(&lines[i - 1]), "{line}");
+        let parent = tps::parse::<4>(lines[i - 1].split('\t').next().unwrap()).unwrap();
+        let reached = parent.legal_moves().into_iter().any(|mv| {
+            let mut next = parent.clone();
+            next.make(mv);
+            tps::to_tps(&next) == fields[0]
+        });
+        assert!(reached, "{line} is not a move away from {}", lines[i - 1]);
+    }
+    // The tuner reads them with no result: the loss before the blend leaves them out, and any
+    // blend fits them to their score.
+    let mut data = texel::parse_data::<4>(&text).unwrap();
+    assert_eq!(data.len(), lines.len());
+    let unknown = data.results.iter().filter(|r| r.is_nan()).count();
+    assert_eq!(unknown, count);
+    let w = texel::to_model(cairn::eval::params::WEIGHTS[4]);
+    let before = texel::loss(&data, &w, 0.002);
+    let games_only = texel::parse_data::<4>(&plain).unwrap();
+    assert!((before - texel::loss(&games_only, &w, 0.002)).abs() < 1e-12);
+    let k = 0.003;
+    data.blend(0.9, k);
+    for i in 0..data.len() {
+        if data.results[i].is_nan() {
+            let want = sigmoid(k * data.scores[i] as f64);
+            assert!((data.targets[i] as f64 - want).abs() < 1e-6);
+        }
+    }
+    assert!(texel::loss(&data, &w, k).is_finite());
+    // `*` needs a score.
+    let err = texel::parse_data::<4>("x4/x4/x4/x3,1 2 1\t*\t0\n").unwrap_err();
+    assert!(err.starts_with("line 1: result `*`"), "{err}");
 }
 
 /// Searched positions carry the search's score; the blend mixes it into the targets.
@@ -410,6 +488,7 @@ fn bad_tune_arguments_are_named() {
         (&["--generate", "--shard", "0/4"][..], "--shard"),
         (&["--generate", "--shard", "5/4"][..], "--shard"),
         (&["--generate", "--shard", "x"][..], "--shard"),
+        (&["--generate", "--siblings", "101"][..], "--siblings"),
         (
             &["--import", "/nonexistent/cairn.ptn", "--out", "/tmp/x"][..],
             "--import",
