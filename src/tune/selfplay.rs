@@ -322,6 +322,19 @@ fn play<const N: usize>(
     let config = SearchConfig::default();
     let stop = AtomicBool::new(false);
     let clamp = |score: crate::score::Score| score.0.clamp(-SCORE_CLAMP, SCORE_CLAMP);
+    // A fixed-node search of a game's current position, on the table given.
+    let searched = |g: &TakGame<N>, table: &TranspositionTable| {
+        stop.store(false, Relaxed);
+        search::search(
+            g.position(),
+            g.hashes(),
+            &limits,
+            &config,
+            table,
+            &stop,
+            &|_| {},
+        )
+    };
     loop {
         let pos = game.position();
         if pos.result().is_some() || pos.ply() >= settings.max_plies {
@@ -333,16 +346,7 @@ fn play<const N: usize>(
             let moves = pos.legal_moves();
             (moves[rng.below(moves.len())], None)
         } else {
-            stop.store(false, Relaxed);
-            let found = search::search(
-                game.position(),
-                game.hashes(),
-                &limits,
-                &config,
-                tt,
-                &stop,
-                &|_| {},
-            );
+            let found = searched(&game, tt);
             match found.best {
                 Some(mv) => (mv, Some(clamp(found.score))),
                 None => (pos.legal_moves()[0], None),
@@ -355,19 +359,8 @@ fn play<const N: usize>(
                 let mut side = game.clone();
                 side.play(other);
                 let next = side.position();
-                (other != mv && next.result().is_none() && kept_for_data(next)).then(|| {
-                    stop.store(false, Relaxed);
-                    let found = search::search(
-                        next,
-                        side.hashes(),
-                        &limits,
-                        &config,
-                        side_tt,
-                        &stop,
-                        &|_| {},
-                    );
-                    (tps::to_tps(next), clamp(found.score))
-                })
+                (other != mv && next.result().is_none() && kept_for_data(next))
+                    .then(|| (tps::to_tps(next), clamp(searched(&side, side_tt).score)))
             } else {
                 None
             };
