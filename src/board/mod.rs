@@ -239,6 +239,14 @@ impl<const N: usize> Position<N> {
         (self.stacks[sq.index()] >> from) as u32 & ((1u32 << count) - 1)
     }
 
+    /// Every square's colour bits (bit `i` the piece at height index `i`; bits above the
+    /// height are 0) and height, as stored: two squares with equal entries and equal top roles
+    /// hold the same stack, which lets an incremental evaluation find the squares that changed.
+    #[inline(always)]
+    pub(crate) fn raw_stacks(&self) -> (&[u128; 64], &[u8; 64]) {
+        (&self.stacks, &self.heights)
+    }
+
     /// The colours of the stack on `sq`, bottom to top.
     pub fn stack_colors(&self, sq: Square) -> impl Iterator<Item = Color> + '_ {
         (0..self.height(sq)).map(move |i| self.color_at(sq, i))

@@ -57,6 +57,10 @@ pub struct TuneCli {
     /// (--nnue): the network learns what the linear terms miss.
     #[arg(long)]
     pub residual: bool,
+    /// With --residual: multiply the trained correction by this (more than 0, at most 1)
+    /// before writing the network.
+    #[arg(long, default_value_t = 1.0, requires = "residual")]
+    pub residual_scale: f64,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
@@ -168,6 +172,7 @@ impl From<TuneCli> for TuneArgs {
                 decay: cli.decay,
                 augment: !cli.no_augment,
                 residual: cli.residual,
+                residual_scale: cli.residual_scale,
             }),
             spsa: cli.spsa,
             spsa_rate: cli.spsa_rate,

@@ -184,6 +184,12 @@ pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
     if let Some(net) = nnue::net::<N>() {
         return net.evaluate(pos);
     }
+    evaluate_linear(pos)
+}
+
+/// The linear evaluation of `pos` for the side to move with the shipped weights, whatever
+/// network is loaded (the tests of the linear terms, and a residual network's base).
+pub fn evaluate_linear<const N: usize>(pos: &Position<N>) -> Score {
     evaluate_with(pos, params::WEIGHTS[N])
 }
 

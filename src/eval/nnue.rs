@@ -18,15 +18,22 @@
 //! ([`super::SHIPPED_K`]), so the search's margins keep their meaning.
 //!
 //! **Quantisation**: the first layer is stored as `i16` scaled by [`QA`], so an accumulator
-//! holds `x · QA` and the clamp is to `0..=QA`; the output layer stays `f32` (two dot products of
-//! `HIDDEN` values, cheap next to the accumulator).
+//! holds `x · QA` and the clamp is to `0..=QA`. The file keeps the output layer in floats; it is
+//! evaluated in integers, so its sums are exact and every CPU gets the same value.
 //!
 //! **Updates**: each thread keeps the accumulators of both perspectives for the last position it
-//! evaluated, with a key per square ([`square_key`]). The next evaluation compares keys and
-//! takes out and puts back only the inputs of the squares that changed (in a search, the next
-//! leaf is usually a move or two away), so make/unmake and the generic search carry no network
-//! state (Topaz's scheme). 6×6 middlegame, one thread: about 15% fewer nodes a second than the
-//! linear evaluation, against 22% with a full rebuild at every evaluation.
+//! evaluated, with a key per square ([`square_key`]). The next evaluation finds the squares
+//! whose stored stack, height or top changed (eight heights a word), and takes out and puts back
+//! only their inputs, all of them in one pass over each accumulator (in a search, the next leaf
+//! is usually a move or two away), so make/unmake and the generic search carry no network state
+//! (Topaz's scheme). The weight rows and accumulators are 64-byte aligned, and where the CPU has
+//! AVX2 (asked at run time) the sums use it; the build's x86-64-v2 target has 8 lanes of `i16`
+//! an instruction, AVX2 16.
+//!
+//! Cost, on `cairn bench`'s 6×6 middlegames, one thread, 1.5 s each (`CAIRN_NNUE=linear` for the
+//! linear evaluation, the same binary): 0.88× the linear evaluation's nodes a second (1.68 M
+//! against 1.91 M, two runs alike). The first version, one key per square computed at every
+//! evaluation, rows added one at a time and a float output, ran at 0.68×.
 //!
 //! **Residual networks** (`cairn tune --nnue FILE --residual`) output a correction that is
 //! added to the linear evaluation's logit instead of the whole logit: the network learns what
@@ -51,18 +58,33 @@
 //! which the network never saw and where it has nothing to hold it. `cairn tune --generate
 //! --siblings P` writes such positions, scored by their own search, for the next training.
 //!
-//! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small binary file
-//! ([`Network::from_bytes`]). None is built into the binary yet: a network replaces the linear
-//! evaluation only where it wins an SPRT against it, and until then the environment variable
-//! [`ENV`] (`CAIRN_NNUE=s6.nnue cairn ...`) loads one for such tests ([`net`]).
+//! Where the correction goes wrong, measured on a held-out shard of self-play with siblings
+//! (positions one random move off the game, scored by their own search): that network's loss
+//! on the game positions was 0.0369 against the linear evaluation's 0.0395, but on the siblings
+//! 0.0164 against 0.0131. The linear terms hold off the line; the correction overshoots there.
+//! Halved, it keeps the gain on the game positions (0.0365) and nearly matches the linear
+//! evaluation on the siblings (0.0133), so [`Network::with_residual_scale`] (`cairn tune
+//! --residual-scale`) writes a network with a share of its correction.
+//! That network, halved, beat the linear evaluation at equal nodes (+237 −155 =53 in 445 games,
+//! +65 [+34, +96]). At equal time (10+0.1) it was −7 ± 51 in 143 games while its evaluation ran at
+//! 0.68× the linear node rate; with the cheaper code above it stood at +232 −177 =59 in 468 games,
+//! +41 [+12, +71], when its SPRT (`elo1=10`) was paused at LLR 1.61.
+//!
+//! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
+//! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
+//! where it won an SPRT against the linear evaluation at equal time; the environment variable
+//! [`ENV`] loads others in their place for such tests (`CAIRN_NNUE=s6.nnue cairn ...`), or
+//! turns them all off (`CAIRN_NNUE=linear`) ([`net`]).
 
-use crate::board::{Color, Position, Square};
+use crate::board::{Bitboard, Color, Position, Square};
 use crate::score::Score;
 use smallvec::SmallVec;
 use std::cell::RefCell;
 
 /// Pieces under the top whose colours are inputs.
 pub const DEPTH: usize = 7;
+/// Inputs of the reserves and komi, per perspective.
+pub const HAND_INPUTS: usize = 5;
 /// Input planes per square: six for the top piece, two per depth under it.
 pub const PLANES: usize = 6 + 2 * DEPTH;
 /// Half komi in my favour is clamped to `-KOMI_SPAN..=KOMI_SPAN`.
@@ -119,23 +141,21 @@ impl Layout {
     }
 }
 
-/// What one square holds, as far as the inputs see it: 0 for an empty square, else the top
-/// piece's colour (bit 1) and role (bits 2-3), the number of pieces under it that are inputs
-/// (bits 4-6) and their colours (bit 7 up, the piece right under the top first; 1 is Black).
-/// Two squares with the same key have the same inputs, so an evaluation only redoes the squares
-/// whose key changed since the last one.
-#[inline]
+/// What one square holds, as far as the inputs see it: 0 for an empty square, else bit 0 set,
+/// the top piece's role (bits 1-2), the number `u` of pieces under it that are inputs (bits
+/// 3-5), and the colours of the top piece and those `u` pieces (1 is Black), the top at bit
+/// `6 + u` and the piece `d` places under it at bit `6 + u - 1 - d`: the stack's own colour bits,
+/// so the key costs a shift and a mask. Two squares with the same key have the same inputs, so
+/// an evaluation only redoes the squares whose key changed since the last one.
+#[inline(always)]
 pub fn square_key<const N: usize>(pos: &Position<N>, sq: Square) -> u32 {
-    let Some((color, role)) = pos.top(sq) else {
+    let Some((_, role)) = pos.top(sq) else {
         return 0;
     };
     let height = pos.height(sq) as u32;
     let under = (height - 1).min(DEPTH as u32);
-    // Colour bits of the `under` pieces below the top, lowest first; reversed so that the piece
-    // right under the top comes first.
-    let below = pos.pile_bits(sq, height - 1 - under, under);
-    let colors = below.reverse_bits() >> (32 - under.max(1)) & ((1 << under) - 1);
-    1 | (color as u32) << 1 | (role as u32) << 2 | under << 4 | colors << 7
+    let colors = pos.pile_bits(sq, height - 1 - under, under + 1);
+    1 | (role as u32) << 1 | under << 3 | colors << 6
 }
 
 /// The reserves and the komi as one key (see [`square_key`]).
@@ -148,49 +168,52 @@ fn hand_key<const N: usize>(pos: &Position<N>) -> u32 {
         | (pos.half_komi() as u8 as u32) << 20
 }
 
-/// Appends the inputs of square `sq` holding `key` (see [`square_key`]) from `me`'s perspective.
-#[inline]
-fn square_inputs(sq: usize, key: u32, me: Color, out: &mut Active) {
+/// Gives `push` the inputs of square `sq` holding `key` (see [`square_key`]) from `me`'s
+/// perspective: at most `1 + DEPTH`.
+#[inline(always)]
+fn square_inputs(sq: usize, key: u32, me: Color, mut push: impl FnMut(u16)) {
     if key == 0 {
         return;
     }
     let base = sq * PLANES;
-    let mine = |bit: u32| (bit == me as u32) as usize;
+    // 1 where the colour bit is not `me`'s.
+    let theirs = |bit: u32| (bit != me as u32) as usize;
     // Roles are numbered flat 0, wall 1, capstone 2 ([`Role`]).
-    let kind = (key >> 2 & 3) as usize;
-    out.push((base + kind + 3 * (1 - mine(key >> 1 & 1))) as u16);
-    let under = (key >> 4 & 7) as usize;
+    let kind = (key >> 1 & 3) as usize;
+    let under = key >> 3 & 7;
+    let colors = key >> 6;
+    push((base + kind + 3 * theirs(colors >> under & 1)) as u16);
     for d in 0..under {
-        let theirs = 1 - mine(key >> (7 + d) & 1);
-        out.push((base + 6 + 2 * d + theirs) as u16);
+        push((base + 6 + 2 * d as usize + theirs(colors >> (under - 1 - d) & 1)) as u16);
     }
 }
 
-/// Appends the reserve and komi inputs of `hand` (see [`hand_key`]) from `me`'s perspective.
-#[inline]
-fn hand_inputs(layout: &Layout, hand: u32, me: Color, out: &mut Active) {
+/// Gives `push` the reserve and komi inputs of `hand` (see [`hand_key`]) from `me`'s
+/// perspective: [`HAND_INPUTS`] of them.
+#[inline(always)]
+fn hand_inputs(layout: &Layout, hand: u32, me: Color, mut push: impl FnMut(u16)) {
     let stones = [hand & 0xff, hand >> 8 & 0xff];
     let caps = [hand >> 16 & 3, hand >> 18 & 3];
     let (mine, theirs) = (me.index(), (!me).index());
     let r = layout.reserves;
     let s = layout.stones + 1;
     let c = layout.caps + 1;
-    out.push((r + stones[mine] as usize) as u16);
-    out.push((r + s + stones[theirs] as usize) as u16);
-    out.push((r + 2 * s + caps[mine] as usize) as u16);
-    out.push((r + 2 * s + c + caps[theirs] as usize) as u16);
+    push((r + stones[mine] as usize) as u16);
+    push((r + s + stones[theirs] as usize) as u16);
+    push((r + 2 * s + caps[mine] as usize) as u16);
+    push((r + 2 * s + c + caps[theirs] as usize) as u16);
     let half_komi = (hand >> 20) as u8 as i8 as i32;
     let komi = half_komi * if me == Color::Black { 1 } else { -1 };
-    out.push((layout.komi as i32 + komi.clamp(-KOMI_SPAN, KOMI_SPAN) + KOMI_SPAN) as u16);
+    push((layout.komi as i32 + komi.clamp(-KOMI_SPAN, KOMI_SPAN) + KOMI_SPAN) as u16);
 }
 
 /// Appends the active inputs of `pos` from `me`'s perspective to `out`.
 pub fn active<const N: usize>(pos: &Position<N>, me: Color, out: &mut Active) {
     let layout = const { Layout::of(N) };
     for sq in pos.occupied() {
-        square_inputs(sq.index(), square_key(pos, sq), me, out);
+        square_inputs(sq.index(), square_key(pos, sq), me, |i| out.push(i));
     }
-    hand_inputs(&layout, hand_key(pos), me, out);
+    hand_inputs(&layout, hand_key(pos), me, |i| out.push(i));
 }
 
 /// A quantised network for one board size.
@@ -200,15 +223,17 @@ pub struct Network {
     /// accumulators is never taken for another network's.
     id: u64,
     layout: Layout,
-    /// First-layer weights, `HIDDEN` per input, times `QA`.
-    w1: Vec<i16>,
+    /// First-layer weights, a row of `HIDDEN` per input, times `QA`.
+    w1: Vec<Row>,
     /// First-layer biases, times `QA`.
-    b1: Vec<i16>,
+    b1: Row,
     /// Output weights for the side to move's half, then the other's, divided by `QA²` (they
     /// multiply squared accumulator values).
     w2: Vec<f32>,
     /// Output bias.
     b2: f32,
+    /// The output weights as the evaluation uses them ([`Output`]).
+    out: Output,
     /// Whether the output is a correction added to the linear evaluation's logit (`K` times
     /// its centiflats) rather than the whole logit.
     residual: bool,
@@ -292,12 +317,31 @@ impl Network {
         Network {
             id: next_id(),
             layout,
-            w1: w1.iter().map(|&x| q(x)).collect(),
-            b1: b1.iter().map(|&x| q(x)).collect(),
+            w1: w1.chunks_exact(HIDDEN).map(|row| Row::of(row, q)).collect(),
+            b1: Row::of(b1, q),
+            out: Output::of(w2),
             w2: w2.iter().map(|&x| x / (QA * QA) as f32).collect(),
             b2,
             residual,
         }
+    }
+
+    /// This residual network with its correction multiplied by `scale` (its output layer
+    /// scaled: the output is linear in it). A residual network fitted to the positions of games
+    /// can overshoot on the positions a search visits, one weaker move away; a smaller
+    /// correction keeps most of its gain on the one and loses less on the other.
+    pub fn with_residual_scale(mut self, scale: f32) -> Network {
+        debug_assert!(self.residual, "only a correction can be scaled");
+        self.w2.iter_mut().for_each(|w| *w *= scale);
+        self.b2 *= scale;
+        self.out = Output::of(&self.file_w2());
+        self.id = next_id();
+        self
+    }
+
+    /// The output weights as the file holds them (for squared accumulators in `0..=1`).
+    fn file_w2(&self) -> Vec<f32> {
+        self.w2.iter().map(|&w| w * (QA * QA) as f32).collect()
     }
 
     /// Whether the network corrects the linear evaluation instead of replacing it.
@@ -324,11 +368,11 @@ impl Network {
         ] {
             out.extend_from_slice(&v.to_le_bytes());
         }
-        for &w in self.w1.iter().chain(&self.b1) {
+        for &w in self.w1.iter().chain([&self.b1]).flat_map(|row| &row.0) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for &w in &self.w2 {
-            out.extend_from_slice(&(w * (QA * QA) as f32).to_le_bytes());
+        for w in self.file_w2() {
+            out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
         out
@@ -382,8 +426,11 @@ impl Network {
             at += 2 * count;
             v
         };
-        let w1 = i16s(n1);
-        let b1 = i16s(HIDDEN);
+        let w1 = i16s(n1)
+            .chunks_exact(HIDDEN)
+            .map(|row| Row::of(row, |w| w))
+            .collect();
+        let b1 = Row::of(&i16s(HIDDEN), |w| w);
         let floats: Vec<f32> = bytes[header + 2 * (n1 + HIDDEN)..]
             .chunks_exact(4)
             .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
@@ -393,6 +440,7 @@ impl Network {
             layout,
             w1,
             b1,
+            out: Output::of(&floats[..2 * HIDDEN]),
             w2: floats[..2 * HIDDEN]
                 .iter()
                 .map(|&w| w / (QA * QA) as f32)
@@ -404,36 +452,32 @@ impl Network {
 
     /// The accumulator of the given active inputs.
     #[inline]
-    fn accumulate(&self, active: &[u16], acc: &mut [i16; HIDDEN]) {
-        acc.copy_from_slice(&self.b1);
-        self.apply(active, acc, i16::wrapping_add);
+    fn accumulate(&self, active: &[u16], acc: &mut Row) {
+        *acc = self.b1;
+        self.shift(acc, &[], active);
     }
 
-    /// Adds (`op` wrapping add) or takes out (wrapping sub) the weight rows of `inputs`.
-    #[inline(always)]
-    fn apply(&self, inputs: &[u16], acc: &mut [i16; HIDDEN], op: fn(i16, i16) -> i16) {
-        for &i in inputs {
-            let row = &self.w1[i as usize * HIDDEN..][..HIDDEN];
-            for (a, &w) in acc.iter_mut().zip(row) {
-                *a = op(*a, w);
-            }
+    /// Takes the weight rows of `gone` out of `acc` and puts those of `new` in (wrapping `i16`
+    /// sums, so that taking a row out undoes putting it in exactly).
+    #[inline]
+    fn shift(&self, acc: &mut Row, gone: &[u16], new: &[u16]) {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the CPU has AVX2 (`avx2` asked it at run time).
+            return unsafe { simd::shift(&self.w1, acc, gone, new) };
         }
+        shift(&self.w1, acc, gone, new)
     }
 
     /// The output logit for the side to move, from both accumulators.
     #[inline]
-    fn output(&self, mine: &[i16; HIDDEN], theirs: &[i16; HIDDEN]) -> f32 {
-        let half = |acc: &[i16; HIDDEN], w: &[f32]| -> f32 {
-            let mut sum = [0f32; 8];
-            for (a, w) in acc.chunks_exact(8).zip(w.chunks_exact(8)) {
-                for k in 0..8 {
-                    let x = (a[k] as i32).clamp(0, QA) as f32;
-                    sum[k] += x * x * w[k];
-                }
-            }
-            sum.iter().sum()
-        };
-        half(mine, &self.w2[..HIDDEN]) + half(theirs, &self.w2[HIDDEN..]) + self.b2
+    fn output(&self, mine: &Row, theirs: &Row) -> f32 {
+        #[cfg(target_arch = "x86_64")]
+        if avx2() {
+            // SAFETY: the CPU has AVX2 (`avx2` asked it at run time).
+            return unsafe { simd::output(&self.out, self.b2, mine, theirs) };
+        }
+        output(&self.out, self.b2, mine, theirs)
     }
 
     /// The network's logit for the side to move of `pos` (the size must be the network's).
@@ -451,7 +495,7 @@ impl Network {
     #[inline]
     fn base<const N: usize>(&self, pos: &Position<N>) -> f32 {
         if self.residual {
-            let linear = super::evaluate_with(pos, super::params::WEIGHTS[N]);
+            let linear = super::evaluate_linear(pos);
             linear.0 as f32 * K
         } else {
             0.0
@@ -461,7 +505,7 @@ impl Network {
     /// The network's output for the side to move whose perspective has the active inputs
     /// `mine`, the other's `theirs` (for a residual network, without the linear part).
     pub fn logit_of(&self, mine: &[u16], theirs: &[u16]) -> f32 {
-        let mut accs = [[0i16; HIDDEN]; 2];
+        let mut accs = [Row([0; HIDDEN]); 2];
         self.accumulate(mine, &mut accs[0]);
         self.accumulate(theirs, &mut accs[1]);
         self.output(&accs[0], &accs[1])
@@ -474,40 +518,57 @@ impl Network {
         if cache.network != self.id || cache.size != N {
             cache.network = self.id;
             cache.size = N;
-            cache.keys = [0; 65];
+            cache.keys = [0; 64];
+            cache.stacks = [0; 64];
+            cache.heights = [0; 64];
+            cache.tops = [0; 3];
             cache.hand = u32::MAX;
-            for acc in &mut cache.accs {
-                acc.copy_from_slice(&self.b1);
-            }
+            cache.accs = [self.b1; 2];
         }
-        let mut gone = [Active::new(), Active::new()];
-        let mut new = [Active::new(), Active::new()];
-        for i in 0..N * N {
+        // The squares whose contents may differ from the cached position's, found without
+        // computing every key: a different height, top colour or top role, or, on a stack of two
+        // or more, different colour bits. Only their keys are computed.
+        let (stacks, heights) = pos.raw_stacks();
+        let tops = [pos.controlled(Color::White).0, pos.walls().0, pos.caps().0];
+        let mut maybe = bytes_differ::<N>(heights, &cache.heights);
+        for (now, then) in tops.iter().zip(&cache.tops) {
+            maybe |= now ^ then;
+        }
+        for i in Bitboard(tall::<N>(heights) & !maybe) {
+            let i = i.index();
+            maybe |= ((stacks[i] != cache.stacks[i]) as u64) << i;
+        }
+        cache.tops = tops;
+        let mut batch = Batch::default();
+        for i in Bitboard(maybe) {
+            let i = i.index();
+            cache.stacks[i] = stacks[i];
+            cache.heights[i] = heights[i];
             let key = square_key(pos, Square(i as u8));
             let old = cache.keys[i];
             if key != old {
-                for color in Color::ALL {
-                    square_inputs(i, old, color, &mut gone[color.index()]);
-                    square_inputs(i, key, color, &mut new[color.index()]);
-                }
                 cache.keys[i] = key;
+                batch.make_room(self, &mut cache.accs);
+                for color in Color::ALL {
+                    let c = color.index();
+                    square_inputs(i, old, color, |x| batch.gone[c].push(x));
+                    square_inputs(i, key, color, |x| batch.new[c].push(x));
+                }
             }
         }
         let hand = hand_key(pos);
         if hand != cache.hand {
+            batch.make_room(self, &mut cache.accs);
             for color in Color::ALL {
+                let c = color.index();
                 if cache.hand != u32::MAX {
-                    hand_inputs(&self.layout, cache.hand, color, &mut gone[color.index()]);
+                    hand_inputs(&self.layout, cache.hand, color, |x| batch.gone[c].push(x));
                 }
-                hand_inputs(&self.layout, hand, color, &mut new[color.index()]);
+                hand_inputs(&self.layout, hand, color, |x| batch.new[c].push(x));
             }
             cache.hand = hand;
         }
-        for color in Color::ALL {
-            let acc = &mut cache.accs[color.index()];
-            self.apply(&gone[color.index()], acc, i16::wrapping_sub);
-            self.apply(&new[color.index()], acc, i16::wrapping_add);
-        }
+        batch.flush(self, &mut cache.accs);
     }
 
     /// The evaluation of `pos` for the side to move, in centiflats, through this thread's
@@ -529,6 +590,237 @@ impl Network {
     }
 }
 
+/// `HIDDEN` values of the first layer: a weight row, the biases, or an accumulator, aligned so
+/// that vector instructions load and store them whole.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[repr(C, align(64))]
+struct Row([i16; HIDDEN]);
+
+impl Row {
+    /// The row of `HIDDEN` values `f(x)` for the `x` of `values`.
+    fn of<T: Copy>(values: &[T], f: impl Fn(T) -> i16) -> Row {
+        debug_assert_eq!(values.len(), HIDDEN);
+        Row(std::array::from_fn(|k| f(values[k])))
+    }
+}
+
+/// Inputs waiting to be taken out of and put into an accumulator, so that several squares'
+/// rows are summed in one pass over it.
+#[derive(Default)]
+struct Pending {
+    ids: [u16; Batch::ROOM],
+    len: usize,
+}
+
+impl Pending {
+    #[inline(always)]
+    fn push(&mut self, id: u16) {
+        // The mask only spares the bounds check: [`Batch::make_room`] keeps `len` below it.
+        self.ids[self.len & (Batch::ROOM - 1)] = id;
+        self.len += 1;
+    }
+
+    #[inline(always)]
+    fn get(&self) -> &[u16] {
+        &self.ids[..self.len]
+    }
+}
+
+/// The pending inputs of both perspectives (White's, then Black's).
+#[derive(Default)]
+struct Batch {
+    gone: [Pending; 2],
+    new: [Pending; 2],
+}
+
+impl Batch {
+    /// Inputs a batch holds on each side of each perspective (a power of two).
+    const ROOM: usize = 32;
+
+    /// Makes room for one more square or the reserves (at most `1 + DEPTH` inputs).
+    #[inline(always)]
+    fn make_room(&mut self, net: &Network, accs: &mut [Row; 2]) {
+        let used = self.gone[0].len.max(self.new[0].len);
+        if used + 1 + DEPTH > Self::ROOM {
+            self.flush(net, accs);
+        }
+    }
+
+    /// Applies the pending inputs and empties the batch.
+    #[inline(always)]
+    fn flush(&mut self, net: &Network, accs: &mut [Row; 2]) {
+        for ((acc, gone), new) in accs.iter_mut().zip(&mut self.gone).zip(&mut self.new) {
+            if gone.len + new.len > 0 {
+                net.shift(acc, gone.get(), new.get());
+            }
+            gone.len = 0;
+            new.len = 0;
+        }
+    }
+}
+
+/// The squares of an `N`×`N` board whose bytes in `a` and `b` differ, eight at a time.
+#[inline(always)]
+fn bytes_differ<const N: usize>(a: &[u8; 64], b: &[u8; 64]) -> u64 {
+    let mut mask = 0;
+    for w in 0..(N * N).div_ceil(8) {
+        let word = |x: &[u8; 64]| u64::from_le_bytes(x[8 * w..][..8].try_into().expect("8 bytes"));
+        mask |= nonzero_bytes(word(a) ^ word(b)) << (8 * w);
+    }
+    mask
+}
+
+/// The squares of an `N`×`N` board with two or more pieces.
+#[inline(always)]
+fn tall<const N: usize>(heights: &[u8; 64]) -> u64 {
+    let mut mask = 0;
+    for w in 0..(N * N).div_ceil(8) {
+        let word = u64::from_le_bytes(heights[8 * w..][..8].try_into().expect("8 bytes"));
+        mask |= nonzero_bytes(word & 0xfefe_fefe_fefe_fefe) << (8 * w);
+    }
+    mask
+}
+
+/// Bit `k` set where byte `k` of `x` is not zero.
+#[inline(always)]
+fn nonzero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    // The top bit of each byte: set if the byte's low seven bits carry into it, or it was set.
+    let tops = ((x & LOW7).wrapping_add(LOW7) | x) & !LOW7;
+    // Gathers the eight top bits (at 7, 15, ..., 63) into the top byte, then down.
+    (tops >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56
+}
+
+/// Whether the CPU has AVX2, asked once (the answer is cached by the standard library).
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn avx2() -> bool {
+    std::arch::is_x86_feature_detected!("avx2")
+}
+
+/// [`Network::shift`] on `w1`: written so that the compiler vectorises it, for the build's
+/// target here and for AVX2 in [`simd`]. The accumulator is summed in a local copy, which the
+/// compiler keeps in registers across the rows.
+#[inline(always)]
+fn shift(w1: &[Row], acc: &mut Row, gone: &[u16], new: &[u16]) {
+    let mut sum = acc.0;
+    for &i in gone {
+        let row = &w1[i as usize].0;
+        for k in 0..HIDDEN {
+            sum[k] = sum[k].wrapping_sub(row[k]);
+        }
+    }
+    for &i in new {
+        let row = &w1[i as usize].0;
+        for k in 0..HIDDEN {
+            sum[k] = sum[k].wrapping_add(row[k]);
+        }
+    }
+    acc.0 = sum;
+}
+
+/// The output layer in integers. Each output weight `w` (the file's, for squared accumulators
+/// in `0..=1`) is kept as `round(w · scale)`, with `scale` the largest that keeps them within
+/// ±[`Output::LIMIT`], and each clamped accumulator value `c` (`0..=QA`) enters as `c² / 2`
+/// (rounded down; it fits an `i16`). Their products summed over a perspective fit an `i32`, so
+/// the sums are exact: every CPU and instruction set gets the same value. The rounding moves
+/// the output by well under a centiflat.
+#[derive(Clone, Debug)]
+struct Output {
+    /// The side to move's weights, then the other's.
+    w: [Row; 2],
+    /// What one unit of the sum is worth as a logit: `2 / (QA² · scale)`.
+    unit: f32,
+}
+
+impl Output {
+    /// The largest weight: `HIDDEN` products of it and `QA² / 2` stay inside an `i32`.
+    const LIMIT: f32 = 511.0;
+
+    /// The integer output layer of the file's weights `w2`.
+    fn of(w2: &[f32]) -> Output {
+        let largest = w2.iter().fold(0f32, |m, w| m.max(w.abs()));
+        let scale = if largest > 0.0 {
+            Self::LIMIT / largest
+        } else {
+            1.0
+        };
+        let q = |w: f32| (w * scale).round().clamp(-Self::LIMIT, Self::LIMIT) as i16;
+        Output {
+            w: [Row::of(&w2[..HIDDEN], q), Row::of(&w2[HIDDEN..], q)],
+            unit: 2.0 / ((QA * QA) as f32 * scale),
+        }
+    }
+}
+
+/// [`Network::output`] (vectorised by the compiler for the build's target; AVX2 in [`simd`]).
+#[inline(always)]
+fn output(out: &Output, b2: f32, mine: &Row, theirs: &Row) -> f32 {
+    let sum = dot(mine, &out.w[0]) as i64 + dot(theirs, &out.w[1]) as i64;
+    sum as f32 * out.unit + b2
+}
+
+/// One perspective's share of the output: `Σ (c² / 2) · w` over its clamped accumulator values
+/// `c` and weights `w`.
+#[inline(always)]
+fn dot(acc: &Row, w: &Row) -> i32 {
+    let mut sum = 0i32;
+    for (&a, &w) in acc.0.iter().zip(&w.0) {
+        let c = a.clamp(0, QA as i16) as i32;
+        sum += ((c * c) >> 1) * w as i32;
+    }
+    sum
+}
+
+/// [`shift`] and [`output`] compiled for AVX2 (16 lanes of `i16` an instruction where the
+/// build's x86-64-v2 target has 8), chosen at run time where the CPU has it. The same source
+/// gives the same results.
+#[cfg(target_arch = "x86_64")]
+mod simd {
+    use super::{Output, Row, HIDDEN, QA};
+    use std::arch::x86_64::*;
+
+    /// [`super::shift`] for AVX2.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn shift(w1: &[Row], acc: &mut Row, gone: &[u16], new: &[u16]) {
+        super::shift(w1, acc, gone, new)
+    }
+
+    /// [`super::output`] for AVX2: the same sums, sixteen values an instruction.
+    #[target_feature(enable = "avx2")]
+    pub(super) fn output(out: &Output, b2: f32, mine: &Row, theirs: &Row) -> f32 {
+        let sum = dot(mine, &out.w[0]) as i64 + dot(theirs, &out.w[1]) as i64;
+        sum as f32 * out.unit + b2
+    }
+
+    /// [`super::dot`] for AVX2: clamp, `c²` in 16 bits (it fits unsigned) halved, then the
+    /// products with the weights summed in pairs into 32 bits (`vpmaddwd`).
+    #[target_feature(enable = "avx2")]
+    pub(super) fn dot(acc: &Row, w: &Row) -> i32 {
+        let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi16(QA as i16));
+        let mut sum = _mm256_setzero_si256();
+        for k in (0..HIDDEN).step_by(16) {
+            // SAFETY: `k + 16 <= HIDDEN`, and a `Row` is 64-byte aligned, so both loads read 32
+            // aligned bytes inside the rows.
+            let (a, w) = unsafe {
+                (
+                    _mm256_load_si256(acc.0.as_ptr().add(k).cast()),
+                    _mm256_load_si256(w.0.as_ptr().add(k).cast()),
+                )
+            };
+            let c = _mm256_min_epi16(_mm256_max_epi16(a, zero), top);
+            let half_square = _mm256_srli_epi16(_mm256_mullo_epi16(c, c), 1);
+            sum = _mm256_add_epi32(sum, _mm256_madd_epi16(half_square, w));
+        }
+        let half = _mm_add_epi32(
+            _mm256_castsi256_si128(sum),
+            _mm256_extracti128_si256(sum, 1),
+        );
+        let quarter = _mm_add_epi32(half, _mm_unpackhi_epi64(half, half));
+        _mm_cvtsi128_si32(_mm_add_epi32(quarter, _mm_shuffle_epi32(quarter, 1)))
+    }
+}
+
 /// What the last evaluation on a thread left: the network and size it was for, every square's
 /// key ([`square_key`]), the reserves' key, and the accumulators of White's and Black's
 /// perspectives for exactly those contents (wrapping `i16` sums, so taking inputs out undoes
@@ -536,9 +828,15 @@ impl Network {
 struct Cache {
     network: u64,
     size: usize,
-    keys: [u32; 65],
+    keys: [u32; 64],
+    /// The stored stacks and heights of the squares ([`Position::raw_stacks`]), and the squares
+    /// White controls, and those topped by a wall or a capstone, of the position the keys are
+    /// for.
+    stacks: [u128; 64],
+    heights: [u8; 64],
+    tops: [u64; 3],
     hand: u32,
-    accs: [[i16; HIDDEN]; 2],
+    accs: [Row; 2],
 }
 
 thread_local! {
@@ -546,27 +844,44 @@ thread_local! {
         RefCell::new(Cache {
             network: 0,
             size: 0,
-            keys: [0; 65],
+            keys: [0; 64],
+            stacks: [0; 64],
+            heights: [0; 64],
+            tops: [0; 3],
             hand: u32::MAX,
-            accs: [[0; HIDDEN]; 2],
+            accs: [Row([0; HIDDEN]); 2],
         })
     };
 }
 
 /// The environment variable that names network files to evaluate with, comma-separated (each
-/// file says its board size); sizes without one keep the linear evaluation.
+/// file says its board size, and replaces the built-in network of that size, if any); `linear`
+/// turns every network off, the built-in ones included.
 pub const ENV: &str = "CAIRN_NNUE";
+
+/// The networks built into the binary, as files ([`Network::from_bytes`]): none yet. A network
+/// is built in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal
+/// time; until then a candidate plays through [`ENV`].
+pub const BUILT_IN: &[&[u8]] = &[];
 
 /// The networks of `CAIRN_NNUE`, read at the first evaluation, by board size.
 static NETS: std::sync::OnceLock<Vec<Option<Network>>> = std::sync::OnceLock::new();
 
-/// Reads the files `CAIRN_NNUE` names; a file that cannot be read is reported in the log and
-/// left out (its size keeps the linear evaluation).
+/// The built-in networks, then the files `CAIRN_NNUE` names in their place (or none at all for
+/// `linear`); a file that cannot be read is reported in the log and left out (its size keeps
+/// what it had).
 fn load() -> Vec<Option<Network>> {
     let mut nets = vec![None; crate::board::MAX_SIZE + 1];
-    let Ok(list) = std::env::var(ENV) else {
+    let list = std::env::var(ENV).unwrap_or_default();
+    if list.trim() == "linear" {
+        log::info!("{ENV}=linear: the linear evaluation at every size");
         return nets;
-    };
+    }
+    for bytes in BUILT_IN {
+        let net = Network::from_bytes(bytes).expect("a built-in network is a network");
+        let size = net.size();
+        nets[size] = Some(net);
+    }
     for path in list.split(',').filter(|p| !p.trim().is_empty()) {
         let read = std::fs::read(path.trim())
             .map_err(|e| e.to_string())
@@ -577,7 +892,7 @@ fn load() -> Vec<Option<Network>> {
                 let size = net.size();
                 nets[size] = Some(net);
             }
-            Err(e) => log::error!("{ENV}: {path}: {e}; the linear evaluation is used instead"),
+            Err(e) => log::error!("{ENV}: {path}: {e}; left out"),
         }
     }
     nets
@@ -587,4 +902,69 @@ fn load() -> Vec<Option<Network>> {
 #[inline]
 pub fn net<const N: usize>() -> Option<&'static Network> {
     NETS.get_or_init(load)[N].as_ref()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    /// A row of random values in `-range..range`.
+    fn random_row(rng: &mut Rng, range: i16) -> Row {
+        Row(std::array::from_fn(|_| {
+            (rng.next_u64() % (2 * range as u64)) as i16 - range
+        }))
+    }
+
+    /// On an x86-64 CPU without AVX2 this fails rather than pass untested (the search there
+    /// never takes the AVX2 code); other architectures have no AVX2 code.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_avx2_code_gives_the_portable_code_s_values() {
+        assert!(avx2(), "this test needs an x86-64 CPU with AVX2");
+        let mut rng = Rng::new(7);
+        let rows: Vec<Row> = (0..64).map(|_| random_row(&mut rng, 400)).collect();
+        for round in 0..200 {
+            // Accumulators past both ends of the clamp, weights to the ±511 limit.
+            let acc = random_row(&mut rng, 2 * QA as i16);
+            let w = random_row(&mut rng, 512);
+            // SAFETY: the CPU has AVX2 (asserted above).
+            let fast = unsafe { simd::dot(&acc, &w) };
+            assert_eq!(fast, dot(&acc, &w), "dot, round {round}");
+            let mut pick =
+                |n: u64| -> Vec<u16> { (0..n).map(|_| (rng.next_u64() % 64) as u16).collect() };
+            let (gone, new) = (pick(round % 9), pick(round % 13));
+            let (mut a, mut b) = (acc, acc);
+            shift(&rows, &mut a, &gone, &new);
+            // SAFETY: as above.
+            unsafe { simd::shift(&rows, &mut b, &gone, &new) };
+            assert_eq!(a, b, "shift, round {round}");
+        }
+    }
+
+    #[test]
+    fn the_integer_output_is_the_float_output_to_half_a_centiflat() {
+        let mut rng = Rng::new(11);
+        let mut w2 = [0f32; 2 * HIDDEN];
+        for w in &mut w2 {
+            *w = (rng.next_u64() % 2001) as f32 / 10000.0 - 0.1;
+        }
+        let out = Output::of(&w2);
+        let mut worst = 0f64;
+        for _ in 0..2000 {
+            let (mine, theirs) = (random_row(&mut rng, 300), random_row(&mut rng, 300));
+            let exact: f64 = [&mine, &theirs]
+                .iter()
+                .zip(w2.chunks_exact(HIDDEN))
+                .flat_map(|(acc, w)| acc.0.iter().zip(w))
+                .map(|(&a, &w)| {
+                    let x = (a as f64).clamp(0.0, QA as f64) / QA as f64;
+                    x * x * w as f64
+                })
+                .sum();
+            let got = output(&out, 0.0, &mine, &theirs) as f64;
+            worst = worst.max((got - exact).abs() / K as f64);
+        }
+        assert!(worst < 0.5, "{worst} centiflats off");
+    }
 }

@@ -100,6 +100,8 @@ pub struct NnueArgs {
     pub augment: bool,
     /// Train a correction to the linear evaluation rather than a whole evaluation.
     pub residual: bool,
+    /// The correction written is the trained one times this (in (0, 1]; residual only).
+    pub residual_scale: f64,
 }
 
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
@@ -294,6 +296,15 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
             nnue.decay
         ));
     }
+    if !(nnue.residual_scale > 0.0 && nnue.residual_scale <= 1.0) {
+        return Err(format!(
+            "--residual-scale {}: must be above 0 and at most 1",
+            nnue.residual_scale
+        ));
+    }
+    if nnue.residual_scale != 1.0 && !nnue.residual {
+        return Err("--residual-scale scales a correction: give --residual too".to_string());
+    }
     let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
     if !(k > 0.0 && k.is_finite()) {
         return Err(format!("--k {k}: must be positive"));
@@ -333,7 +344,12 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         seed: args.seed,
     };
     let (float, quantised) = model.train(&train, &valid, &config);
-    let bytes = model.to_network().to_bytes();
+    let mut network = model.to_network();
+    if nnue.residual_scale != 1.0 {
+        network = network.with_residual_scale(nnue.residual_scale as f32);
+        eprintln!("nnue: correction scaled by {}", nnue.residual_scale);
+    }
+    let bytes = network.to_bytes();
     let name = nnue.out.display();
     std::fs::write(&nnue.out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
     println!(

@@ -7,7 +7,7 @@ use crate::common;
 use crate::common::Rng;
 use cairn::board::Position;
 use cairn::eval::params::{Weights, NAMES, NF, WEIGHTS};
-use cairn::eval::{evaluate, evaluate_with, feature, features};
+use cairn::eval::{evaluate_linear, evaluate_with, feature, features};
 use cairn::notation::tps;
 
 /// Random playout positions and random boards of size `N`.
@@ -35,7 +35,7 @@ fn linear<const N: usize>(seed: u64) {
     ];
     for pos in sample::<N>(seed) {
         let f = features(&pos);
-        assert_eq!(evaluate(&pos).0, f.dot(WEIGHTS[N]), "{pos:?}");
+        assert_eq!(evaluate_linear(&pos).0, f.dot(WEIGHTS[N]), "{pos:?}");
         for w in &weights {
             let exact = f.dot(w);
             assert_eq!(evaluate_with(&pos, w).0, exact, "{pos:?}");
@@ -55,7 +55,7 @@ fn linear<const N: usize>(seed: u64) {
     }
 }
 
-/// `evaluate(pos)` equals the weights dotted with `features(pos)`, for the shipped weights and
+/// `evaluate_linear(pos)` equals the weights dotted with `features(pos)`, for the shipped weights and
 /// random ones, on random positions of every size.
 #[test]
 fn evaluation_is_linear_in_its_weights() {

@@ -145,6 +145,33 @@ fn cached_evaluation_equals_a_fresh_one() {
     );
 }
 
+/// A residual network's correction scaled by `s` is `s` times the correction: the evaluation
+/// moves from the linear one toward the network's by that share (to a centiflat of rounding),
+/// and the scaled network survives its file.
+#[test]
+fn a_scaled_correction_is_that_share_of_the_correction() {
+    let net = Model::new(Layout::of(6), 7, true).to_network();
+    let half = net.clone().with_residual_scale(0.5);
+    let mut moved = 0;
+    for pos in positions::<6>(33) {
+        let linear = cairn::eval::evaluate_with(&pos, cairn::eval::params::WEIGHTS[6]).0;
+        let (whole, part) = (net.evaluate(&pos).0, half.evaluate(&pos).0);
+        let expected = linear as f64 + 0.5 * (whole - linear) as f64;
+        assert!(
+            (part as f64 - expected).abs() <= 1.0,
+            "{part} vs {expected}"
+        );
+        moved += (whole != linear) as usize;
+    }
+    assert!(
+        moved > 20,
+        "the correction is not zero ({moved} positions moved)"
+    );
+    let back = Network::from_bytes(&half.to_bytes()).expect("readable");
+    assert_eq!(back, half);
+    assert_ne!(back, net);
+}
+
 /// Random games of 6x6 labelled with the linear evaluation's expected score.
 fn teacher_data(seed: u64) -> NetData {
     let mut data = NetData::default();
@@ -301,5 +328,29 @@ fn tune_nnue_writes_a_network() {
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--learning-rate 0"));
+    let scaled = |scale: &str, residual: bool| {
+        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        args.extend(["--epochs", "1", "--batch", "256", "--residual-scale", scale]);
+        if residual {
+            args.push("--residual");
+        }
+        args.extend(["--nnue", net.to_str().unwrap()]);
+        run(&args)
+    };
+    let out = scaled("0.5", true);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("correction scaled by 0.5"));
+    let out = scaled("0", true);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--residual-scale 0: must be above 0"));
+    let out = scaled("0.5", false);
+    assert!(
+        !out.status.success(),
+        "a scale without --residual is refused"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

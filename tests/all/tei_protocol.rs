@@ -712,7 +712,7 @@ fn the_final_line_follows_an_unfinished_iteration() {
     let mut changed = 0;
     for nodes in (1000..=12_000).step_by(1000) {
         tei.send("teinewgame 6");
-        tei.send("position startpos moves a1 f6 d3 c4");
+        tei.send("position startpos moves f1 a6 c3 c4");
         tei.send(&format!("go nodes {nodes}"));
         // bestmove() checks that the final line starts with the move played.
         let search = tei.bestmove();
