@@ -83,8 +83,6 @@ use std::cell::RefCell;
 
 /// Pieces under the top whose colours are inputs.
 pub const DEPTH: usize = 7;
-/// Inputs of the reserves and komi, per perspective.
-pub const HAND_INPUTS: usize = 5;
 /// Input planes per square: six for the top piece, two per depth under it.
 pub const PLANES: usize = 6 + 2 * DEPTH;
 /// Half komi in my favour is clamped to `-KOMI_SPAN..=KOMI_SPAN`.
@@ -189,7 +187,7 @@ fn square_inputs(sq: usize, key: u32, me: Color, mut push: impl FnMut(u16)) {
 }
 
 /// Gives `push` the reserve and komi inputs of `hand` (see [`hand_key`]) from `me`'s
-/// perspective: [`HAND_INPUTS`] of them.
+/// perspective: five of them.
 #[inline(always)]
 fn hand_inputs(layout: &Layout, hand: u32, me: Color, mut push: impl FnMut(u16)) {
     let stones = [hand & 0xff, hand >> 8 & 0xff];
@@ -227,8 +225,8 @@ pub struct Network {
     w1: Vec<Row>,
     /// First-layer biases, times `QA`.
     b1: Row,
-    /// Output weights for the side to move's half, then the other's, divided by `QA²` (they
-    /// multiply squared accumulator values).
+    /// Output weights for the side to move's half, then the other's, as the file holds them
+    /// (for squared accumulators in `0..=1`); the evaluation uses their integer form, `out`.
     w2: Vec<f32>,
     /// Output bias.
     b2: f32,
@@ -320,7 +318,7 @@ impl Network {
             w1: w1.chunks_exact(HIDDEN).map(|row| Row::of(row, q)).collect(),
             b1: Row::of(b1, q),
             out: Output::of(w2),
-            w2: w2.iter().map(|&x| x / (QA * QA) as f32).collect(),
+            w2: w2.to_vec(),
             b2,
             residual,
         }
@@ -334,14 +332,9 @@ impl Network {
         debug_assert!(self.residual, "only a correction can be scaled");
         self.w2.iter_mut().for_each(|w| *w *= scale);
         self.b2 *= scale;
-        self.out = Output::of(&self.file_w2());
+        self.out = Output::of(&self.w2);
         self.id = next_id();
         self
-    }
-
-    /// The output weights as the file holds them (for squared accumulators in `0..=1`).
-    fn file_w2(&self) -> Vec<f32> {
-        self.w2.iter().map(|&w| w * (QA * QA) as f32).collect()
     }
 
     /// Whether the network corrects the linear evaluation instead of replacing it.
@@ -371,7 +364,7 @@ impl Network {
         for &w in self.w1.iter().chain([&self.b1]).flat_map(|row| &row.0) {
             out.extend_from_slice(&w.to_le_bytes());
         }
-        for w in self.file_w2() {
+        for w in &self.w2 {
             out.extend_from_slice(&w.to_le_bytes());
         }
         out.extend_from_slice(&self.b2.to_le_bytes());
@@ -441,10 +434,7 @@ impl Network {
             w1,
             b1,
             out: Output::of(&floats[..2 * HIDDEN]),
-            w2: floats[..2 * HIDDEN]
-                .iter()
-                .map(|&w| w / (QA * QA) as f32)
-                .collect(),
+            w2: floats[..2 * HIDDEN].to_vec(),
             b2: floats[2 * HIDDEN],
             residual,
         })
