@@ -58,9 +58,11 @@ pub struct TuneCli {
     #[arg(long)]
     pub residual: bool,
     /// With --residual: multiply the trained correction by this (more than 0, at most 1)
-    /// before writing the network.
-    #[arg(long, default_value_t = 1.0, requires = "residual")]
-    pub residual_scale: f64,
+    /// before writing the network, or `auto`: the share (in steps of 0.05) whose validation
+    /// losses on the game positions and on the siblings are lowest against the linear
+    /// evaluation's.
+    #[arg(long, default_value = "1", requires = "residual")]
+    pub residual_scale: cairn::tune::ResidualScale,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,

@@ -100,8 +100,32 @@ pub struct NnueArgs {
     pub augment: bool,
     /// Train a correction to the linear evaluation rather than a whole evaluation.
     pub residual: bool,
-    /// The correction written is the trained one times this (in (0, 1]; residual only).
-    pub residual_scale: f64,
+    /// The share of the correction written (residual only).
+    pub residual_scale: ResidualScale,
+}
+
+/// The share of a residual network's correction that `cairn tune --nnue` writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ResidualScale {
+    /// This share, in (0, 1].
+    Fixed(f64),
+    /// The share, in steps of 0.05, whose validation losses on the games' positions and on
+    /// the siblings are lowest against the linear evaluation's (see [`network::best_scale`]).
+    Auto,
+}
+
+impl std::str::FromStr for ResidualScale {
+    type Err = String;
+
+    /// `auto` or a number (checked for its range where the network is trained).
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(ResidualScale::Auto);
+        }
+        text.parse::<f64>()
+            .map(ResidualScale::Fixed)
+            .map_err(|_| format!("`{text}`: expected a share of the correction (0 to 1) or auto"))
+    }
 }
 
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
@@ -296,14 +320,17 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
             nnue.decay
         ));
     }
-    if !(nnue.residual_scale > 0.0 && nnue.residual_scale <= 1.0) {
-        return Err(format!(
-            "--residual-scale {}: must be above 0 and at most 1",
-            nnue.residual_scale
-        ));
-    }
-    if nnue.residual_scale != 1.0 && !nnue.residual {
-        return Err("--residual-scale scales a correction: give --residual too".to_string());
+    match nnue.residual_scale {
+        ResidualScale::Fixed(s) if !(s > 0.0 && s <= 1.0) => {
+            return Err(format!(
+                "--residual-scale {s}: must be above 0 and at most 1, or auto"
+            ));
+        }
+        ResidualScale::Fixed(1.0) => {}
+        _ if !nnue.residual => {
+            return Err("--residual-scale scales a correction: give --residual too".to_string());
+        }
+        _ => {}
     }
     let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
     if !(k > 0.0 && k.is_finite()) {
@@ -345,9 +372,12 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     };
     let (float, quantised) = model.train(&train, &valid, &config);
     let mut network = model.to_network();
-    if nnue.residual_scale != 1.0 {
-        network = network.with_residual_scale(nnue.residual_scale as f32);
-        eprintln!("nnue: correction scaled by {}", nnue.residual_scale);
+    if nnue.residual {
+        let scale = report_scales(&model, &valid, nnue.residual_scale);
+        if scale != 1.0 {
+            network = network.with_residual_scale(scale);
+            eprintln!("nnue: correction scaled by {scale:.2}");
+        }
     }
     let bytes = network.to_bytes();
     let name = nnue.out.display();
@@ -364,6 +394,40 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         bytes.len()
     );
     Ok(())
+}
+
+/// Prints the validation losses of a residual `model` with its correction scaled, on the
+/// games' own positions and on the siblings, beside the linear evaluation's; returns the scale
+/// to write: `choice`'s, or the best of the steps for [`ResidualScale::Auto`].
+fn report_scales(model: &network::Model, valid: &network::NetData, choice: ResidualScale) -> f32 {
+    let mut scales: Vec<f32> = (0..=20).map(|i| i as f32 * 0.05).collect();
+    if let ResidualScale::Fixed(s) = choice {
+        scales.push(s as f32);
+    }
+    let losses = model.scaled_losses(valid, &scales);
+    let linear = losses[0];
+    let chosen = match choice {
+        ResidualScale::Fixed(s) => s as f32,
+        ResidualScale::Auto => network::best_scale(&scales[1..21], &losses[1..21], &linear),
+    };
+    eprintln!(
+        "nnue: validation by share of the correction: {} game positions, {} siblings",
+        linear.n_games, linear.n_siblings
+    );
+    for (&scale, loss) in scales.iter().zip(&losses) {
+        let step = (scale * 20.0).round() as i32;
+        let listed = step % 5 == 0 && (scale * 20.0 - step as f32).abs() < 1e-4;
+        if listed || scale == chosen {
+            eprintln!(
+                "nnue:   scale {scale:.2}: games {:.6}, siblings {:.6}, against linear {:.4}{}",
+                loss.games,
+                loss.siblings,
+                loss.relative_to(&linear),
+                if scale == chosen { " <- written" } else { "" }
+            );
+        }
+    }
+    chosen
 }
 
 fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {

@@ -172,6 +172,52 @@ impl NetData {
     }
 }
 
+/// Mean squared errors on two kinds of position: the games' own (they have a result) and the
+/// siblings, one random move off the games (result `*`, fitted to their score alone).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct SplitLoss {
+    /// The loss on the games' own positions.
+    pub games: f64,
+    /// The loss on the siblings.
+    pub siblings: f64,
+    /// How many of the games' own positions there are.
+    pub n_games: usize,
+    /// How many siblings there are.
+    pub n_siblings: usize,
+}
+
+impl SplitLoss {
+    /// Each kind's loss as a share of `baseline`'s, summed over the kinds that have positions:
+    /// both kinds count alike, however many of each there are. The game positions are what
+    /// the players chose; the siblings stand for the positions a search mostly evaluates.
+    pub fn relative_to(&self, baseline: &SplitLoss) -> f64 {
+        let share = |loss: f64, base: f64, n: usize| {
+            if n == 0 || base <= 0.0 {
+                0.0
+            } else {
+                loss / base
+            }
+        };
+        share(self.games, baseline.games, self.n_games)
+            + share(self.siblings, baseline.siblings, self.n_siblings)
+    }
+}
+
+/// The share of a residual network's correction to keep: of `scales`, the one whose
+/// `losses` (as [`Model::scaled_losses`] gives them, in the same order) are lowest relative
+/// to the linear evaluation's (`linear`, the correction at scale 0). Ties go to the smaller
+/// share.
+pub fn best_scale(scales: &[f32], losses: &[SplitLoss], linear: &SplitLoss) -> f32 {
+    let mut best = (f64::INFINITY, 1.0);
+    for (&scale, loss) in scales.iter().zip(losses) {
+        let value = loss.relative_to(linear);
+        if value < best.0 {
+            best = (value, scale);
+        }
+    }
+    best.1
+}
+
 /// A network in training: float weights, the layout of [`Network`].
 #[derive(Clone, Debug)]
 pub struct Model {
@@ -344,6 +390,43 @@ impl Model {
             .reduce(|| (0.0, 0.0), |a, b| (a.0 + b.0, a.1 + b.1));
         let n = data.len().max(1) as f64;
         (float / n, quantised / n)
+    }
+
+    /// Validation losses of a residual model with its correction multiplied by each of
+    /// `scales` (0 is the linear evaluation alone, 1 the model as trained), split into the
+    /// games' own positions and the siblings. The float model is used: the quantised one is
+    /// within half a centiflat of it.
+    pub fn scaled_losses(&self, data: &NetData, scales: &[f32]) -> Vec<SplitLoss> {
+        assert!(self.residual, "only a correction can be scaled");
+        let parts: Vec<(f32, f32, f32, bool)> = (0..data.len())
+            .into_par_iter()
+            .map(|i| {
+                let mut acc = [[0f32; HIDDEN]; 2];
+                let base = self.base(data, i);
+                let y = self.forward(data, i, &mut acc);
+                (base, y - base, data.targets[i], data.results[i].is_nan())
+            })
+            .collect();
+        scales
+            .iter()
+            .map(|&scale| {
+                let mut loss = SplitLoss::default();
+                for &(base, correction, target, sibling) in &parts {
+                    let p = sigmoid((base + scale * correction) as f64);
+                    let e = (p - target as f64).powi(2);
+                    if sibling {
+                        loss.siblings += e;
+                        loss.n_siblings += 1;
+                    } else {
+                        loss.games += e;
+                        loss.n_games += 1;
+                    }
+                }
+                loss.games /= loss.n_games.max(1) as f64;
+                loss.siblings /= loss.n_siblings.max(1) as f64;
+                loss
+            })
+            .collect()
     }
 
     /// The quantised network.

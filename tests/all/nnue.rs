@@ -5,7 +5,7 @@ use crate::common::{random_board, random_positions, Rng};
 use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
-use cairn::tune::network::{Model, NetData, TrainConfig};
+use cairn::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
 fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {
@@ -230,7 +230,9 @@ fn a_residual_network_corrects_the_linear_evaluation() {
             let me = pos.side_to_move();
             let lead = pos.flats(me).count() as i32 - pos.flats(!me).count() as i32;
             let score = cairn::eval::evaluate(&pos).0 + 200 * lead;
-            data.push(&pos, 0.5, score.clamp(-3000, 3000) as f32);
+            // Every third position is a sibling: no result, fitted to its score alone.
+            let result = if pos.ply() % 3 == 0 { f32::NAN } else { 0.5 };
+            data.push(&pos, result, score.clamp(-3000, 3000) as f32);
         }
         data.blend(0.0, SHIPPED_K);
         data
@@ -238,6 +240,13 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     let (train, valid) = (data(5), data(6));
     let mut model = Model::new(Layout::of(6), 7, true);
     let (before, _) = model.loss(&valid);
+    let grid: Vec<f32> = (1..=20).map(|i| i as f32 * 0.05).collect();
+    let best_of = |model: &Model| {
+        let linear = model.scaled_losses(&valid, &[0.0])[0];
+        best_scale(&grid, &model.scaled_losses(&valid, &grid), &linear)
+    };
+    // An untrained correction is noise: little of it is worth keeping.
+    assert!(best_of(&model) <= 0.25, "{}", best_of(&model));
     let config = TrainConfig {
         epochs: 8,
         batch: 64,
@@ -253,6 +262,27 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     );
     assert!(after < 0.5 * before, "{before:.5} -> {after:.5}");
     assert!((after - after_q).abs() < 2e-3);
+    // The losses split by kind: scale 0 is the linear evaluation, scale 1 the model; both
+    // kinds are there, and their weighted mean is the whole set's loss.
+    let split = model.scaled_losses(&valid, &[0.0, 1.0]);
+    let mean = |l: &SplitLoss| {
+        (l.games * l.n_games as f64 + l.siblings * l.n_siblings as f64)
+            / (l.n_games + l.n_siblings) as f64
+    };
+    assert!(split[0].n_siblings > 100 && split[0].n_games > split[0].n_siblings);
+    assert_eq!(split[0].n_games + split[0].n_siblings, valid.len());
+    assert!(
+        (mean(&split[0]) - linear).abs() < 1e-6,
+        "{split:?} vs {linear}"
+    );
+    assert!(
+        (mean(&split[1]) - after).abs() < 1e-6,
+        "{split:?} vs {after}"
+    );
+    assert!(split[1].relative_to(&split[0]) < 1.0);
+    // The teacher is exactly the linear evaluation plus the correction it learnt: most of it is
+    // worth keeping.
+    assert!(best_of(&model) >= 0.75, "{}", best_of(&model));
     let net = model.to_network();
     assert!(net.is_residual());
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
@@ -344,9 +374,17 @@ fn tune_nnue_writes_a_network() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("correction scaled by 0.5"));
+    let out = scaled("auto", true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("scale 0.00: games"), "{stderr}");
+    assert_eq!(stderr.matches("<- written").count(), 1, "{stderr}");
     let out = scaled("0", true);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--residual-scale 0: must be above 0"));
+    let out = scaled("half", true);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("or auto"));
     let out = scaled("0.5", false);
     assert!(
         !out.status.success(),
