@@ -68,7 +68,21 @@
 //! That network, halved, beat the linear evaluation at equal nodes (+237 −155 =53 in 445 games,
 //! +65 [+34, +96]). At equal time (10+0.1) it was −7 ± 51 in 143 games while its evaluation ran at
 //! 0.68× the linear node rate; with the cheaper code above it stood at +232 −177 =59 in 468 games,
-//! +41 [+12, +71], when its SPRT (`elo1=10`) was paused at LLR 1.61.
+//! +41 [+12, +71], when its SPRT (`elo1=10`) was paused at LLR 1.61. That network's file, and
+//! the 1.4 M data lines it was trained on, were lost with the machine they lived on, so its SPRT
+//! cannot go on.
+//!
+//! **Candidates are kept in the tree** (`src/eval/nets/`), so that a network's SPRT can span
+//! working sessions on machines that keep nothing else. They are not built in; a test checks
+//! that each one reads. `s6-r5.nnue` is the same recipe on data from the current engine:
+//! `cairn tune --generate --size 6 --half-komi 4 --games 40000 --nodes 8000 --seed 61
+//! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 271 k of them
+//! siblings), then `cairn tune --data <the 18 shards> --size 6 --lambda 0.5 --k 0.0026 --holdout
+//! 0.05 --epochs 6 --batch 16384 --learning-rate 0.001 --decay 0.6 --residual --residual-scale
+//! auto`, which wrote half of the correction. Validation (53,711 held-out lines): game positions
+//! 0.04348 linear, 0.03946 the network; siblings 0.01179 linear, 0.01112 the network. At equal
+//! nodes it beat the linear evaluation by +251 −158 =72 in 481 games, +68 [+39, +98] (H1,
+//! `elo1=10`). `cairn bench` with it: 733,305 nodes.
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only

@@ -392,3 +392,27 @@ fn tune_nnue_writes_a_network() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// The candidate networks kept in the tree (src/eval/nets/, not built in) read as networks of
+/// their size, correct the linear evaluation, and survive a round trip through their format.
+#[test]
+fn the_candidate_networks_in_the_tree_read() {
+    let bytes: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
+    let net = Network::from_bytes(bytes).expect("the candidate reads");
+    assert_eq!(net.size(), 6);
+    assert!(net.is_residual());
+    assert_eq!(net.to_bytes(), bytes);
+    let positions: Vec<_> = random_positions::<6>(11, 20, 40)
+        .into_iter()
+        .filter(|pos| !pos.is_over())
+        .collect();
+    let moved = positions
+        .iter()
+        .filter(|pos| net.evaluate(*pos) != cairn::eval::evaluate_linear(*pos))
+        .count();
+    assert!(
+        positions.len() > 100 && moved * 2 > positions.len(),
+        "the correction changed {moved} of {} evaluations",
+        positions.len()
+    );
+}
