@@ -400,34 +400,40 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
 /// games' own positions and on the siblings, beside the linear evaluation's; returns the scale
 /// to write: `choice`'s, or the best of the steps for [`ResidualScale::Auto`].
 fn report_scales(model: &network::Model, valid: &network::NetData, choice: ResidualScale) -> f32 {
-    let mut scales: Vec<f32> = (0..=20).map(|i| i as f32 * 0.05).collect();
-    if let ResidualScale::Fixed(s) = choice {
-        scales.push(s as f32);
+    const STEPS: usize = 20;
+    let mut scales: Vec<f32> = (0..=STEPS).map(|i| i as f32 / STEPS as f32).collect();
+    let on_grid = |s: f64| scales.iter().position(|&g| (g as f64 - s).abs() < 1e-6);
+    let fixed = match choice {
+        ResidualScale::Fixed(s) => Some(on_grid(s).unwrap_or(STEPS + 1)),
+        ResidualScale::Auto => None,
+    };
+    if let (ResidualScale::Fixed(s), Some(i)) = (choice, fixed) {
+        if i > STEPS {
+            scales.push(s as f32);
+        }
     }
     let losses = model.scaled_losses(valid, &scales);
     let linear = losses[0];
-    let chosen = match choice {
-        ResidualScale::Fixed(s) => s as f32,
-        ResidualScale::Auto => network::best_scale(&scales[1..21], &losses[1..21], &linear),
-    };
+    let chosen = fixed.unwrap_or_else(|| {
+        let best = network::best_scale(&scales[1..=STEPS], &losses[1..=STEPS], &linear);
+        scales.iter().position(|&g| g == best).expect("a step")
+    });
     eprintln!(
         "nnue: validation by share of the correction: {} game positions, {} siblings",
         linear.n_games, linear.n_siblings
     );
-    for (&scale, loss) in scales.iter().zip(&losses) {
-        let step = (scale * 20.0).round() as i32;
-        let listed = step % 5 == 0 && (scale * 20.0 - step as f32).abs() < 1e-4;
-        if listed || scale == chosen {
+    for (i, (&scale, loss)) in scales.iter().zip(&losses).enumerate() {
+        if i % 5 == 0 && i <= STEPS || i == chosen {
             eprintln!(
                 "nnue:   scale {scale:.2}: games {:.6}, siblings {:.6}, against linear {:.4}{}",
                 loss.games,
                 loss.siblings,
                 loss.relative_to(&linear),
-                if scale == chosen { " <- written" } else { "" }
+                if i == chosen { " <- written" } else { "" }
             );
         }
     }
-    chosen
+    scales[chosen]
 }
 
 fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {

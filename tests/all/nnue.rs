@@ -373,7 +373,14 @@ fn tune_nnue_writes_a_network() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    assert!(String::from_utf8_lossy(&out.stderr).contains("correction scaled by 0.5"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("correction scaled by 0.50"), "{stderr}");
+    assert_eq!(stderr.matches("scale 0.50:").count(), 1, "{stderr}");
+    assert_eq!(stderr.matches("<- written").count(), 1, "{stderr}");
+    let out = scaled("0.33", true);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("scale 0.33: games"), "{stderr}");
+    assert!(stderr.contains("correction scaled by 0.33"), "{stderr}");
     let out = scaled("auto", true);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{stderr}");
