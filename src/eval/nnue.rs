@@ -82,7 +82,8 @@
 //! auto`, which wrote half of the correction. Validation (53,711 held-out lines): game positions
 //! 0.04348 linear, 0.03946 the network; siblings 0.01179 linear, 0.01112 the network. At equal
 //! nodes it beat the linear evaluation by +251 −158 =72 in 481 games, +68 [+39, +98] (H1,
-//! `elo1=10`). `cairn bench` with it: 733,305 nodes.
+//! `elo1=10`). At equal time (10+0.1) it stood at +138 −88 =34 in 260 games, +68 [+28, +109],
+//! LLR 1.60, when a working session ended. `cairn bench` with it: 733,305 nodes.
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
