@@ -76,7 +76,7 @@
 //! working sessions on machines that keep nothing else. They are not built in; a test checks
 //! that each one reads. `s6-r5.nnue` is the same recipe on data from the current engine:
 //! `cairn tune --generate --size 6 --half-komi 4 --games 40000 --nodes 8000 --seed 61
-//! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 271 k of them
+//! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 273 k of them
 //! siblings), then `cairn tune --data <the 18 shards> --size 6 --lambda 0.5 --k 0.0026 --holdout
 //! 0.05 --epochs 6 --batch 16384 --learning-rate 0.001 --decay 0.6 --residual --residual-scale
 //! auto`, which wrote half of the correction. Validation (53,711 held-out lines): game positions
