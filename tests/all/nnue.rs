@@ -400,15 +400,18 @@ fn tune_nnue_writes_a_network() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The candidate networks kept in the tree (src/eval/nets/, not built in) read as networks of
-/// their size, correct the linear evaluation, and survive a round trip through their format.
+/// The networks kept in the tree (src/eval/nets/) read as networks of their size, correct the
+/// linear evaluation, and survive a round trip through their format; the built-in one is what
+/// `evaluate` uses at its size (unless `CAIRN_NNUE` names others), and the linear evaluation
+/// stays at the sizes without one.
 #[test]
-fn the_candidate_networks_in_the_tree_read() {
+fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
     let bytes: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
-    let net = Network::from_bytes(bytes).expect("the candidate reads");
+    let net = Network::from_bytes(bytes).expect("the network reads");
     assert_eq!(net.size(), 6);
     assert!(net.is_residual());
     assert_eq!(net.to_bytes(), bytes);
+    assert!(cairn::eval::nnue::BUILT_IN.contains(&bytes));
     let positions: Vec<_> = random_positions::<6>(11, 20, 40)
         .into_iter()
         .filter(|pos| !pos.is_over())
@@ -422,4 +425,18 @@ fn the_candidate_networks_in_the_tree_read() {
         "the correction changed {moved} of {} evaluations",
         positions.len()
     );
+    assert!(
+        std::env::var_os(cairn::eval::nnue::ENV).is_none(),
+        "run the tests without {}",
+        cairn::eval::nnue::ENV
+    );
+    for pos in &positions {
+        assert_eq!(cairn::eval::evaluate(pos), net.evaluate(pos), "{pos:?}");
+    }
+    for pos in random_positions::<5>(12, 10, 40) {
+        assert_eq!(
+            cairn::eval::evaluate(&pos),
+            cairn::eval::evaluate_linear(&pos)
+        );
+    }
 }

@@ -710,7 +710,7 @@ fn the_final_line_follows_an_unfinished_iteration() {
     let mut tei = Tei::ready();
     tei.send("setoption name MultiPV value 2");
     let mut changed = 0;
-    for nodes in (1000..=12_000).step_by(1000) {
+    for nodes in (2000..=30_000).step_by(2000) {
         tei.send("teinewgame 6");
         tei.send("position startpos moves f1 a6 c3 c4");
         tei.send(&format!("go nodes {nodes}"));
