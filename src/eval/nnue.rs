@@ -87,6 +87,16 @@
 //! two working sessions) it passed: +282 −188 =74 in 544 games, +61 [+34, +89], LLR 2.97 (H1).
 //! `cairn bench` with it: 733,305 nodes (746,396 with `CAIRN_NNUE=linear`).
 //!
+//! `s5-r1.nnue`, a candidate for 5×5 (not built in), is the same recipe at 5×5: `cairn tune
+//! --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50 --shard
+//! I/80` for shards 1 to 12 (6,000 games, 466,939 lines), then the same fit with `--size 5`;
+//! `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines): game
+//! positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the network.
+//! The 5×5 linear weights were fitted on games of Tiltak, not on Cairn's self-play, which may be
+//! why the correction gains more here than at 6×6. At equal nodes (40000) it beat the linear
+//! evaluation by +172 −78 =30 in 280 games, +121 [+82, +164] (H1, `elo1=10`, the public 5×5 book
+//! from openings 1 and 501); its equal-time SPRT is under way (see the README).
+//!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
 //! where it won an SPRT against the linear evaluation at equal time; the environment variable

@@ -400,19 +400,15 @@ fn tune_nnue_writes_a_network() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-/// The networks kept in the tree (src/eval/nets/) read as networks of their size, correct the
-/// linear evaluation, and survive a round trip through their format; the built-in one is what
-/// `evaluate` uses at its size (unless `CAIRN_NNUE` names others), and the linear evaluation
-/// stays at the sizes without one.
-#[test]
-fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
-    let bytes: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
+/// A network file kept in the tree reads as a residual network of size `N`, survives a round
+/// trip through its format, and corrects the linear evaluation on most positions; returns it
+/// and the positions it was checked on.
+fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<Position<N>>) {
     let net = Network::from_bytes(bytes).expect("the network reads");
-    assert_eq!(net.size(), 6);
+    assert_eq!(net.size(), N);
     assert!(net.is_residual());
     assert_eq!(net.to_bytes(), bytes);
-    assert!(cairn::eval::nnue::BUILT_IN.contains(&bytes));
-    let positions: Vec<_> = random_positions::<6>(11, 20, 40)
+    let positions: Vec<_> = random_positions::<N>(seed, 20, 40)
         .into_iter()
         .filter(|pos| !pos.is_over())
         .collect();
@@ -422,9 +418,23 @@ fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
         .count();
     assert!(
         positions.len() > 100 && moved * 2 > positions.len(),
-        "the correction changed {moved} of {} evaluations",
+        "{N}x{N}: the correction changed {moved} of {} evaluations",
         positions.len()
     );
+    (net, positions)
+}
+
+/// The networks kept in the tree (src/eval/nets/) read; the built-in one is what `evaluate`
+/// uses at its size (unless `CAIRN_NNUE` names others), and a candidate that is not built in
+/// leaves its size to the linear evaluation.
+#[test]
+fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
+    let built_in: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
+    let candidate: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
+    assert!(cairn::eval::nnue::BUILT_IN.contains(&built_in));
+    assert!(!cairn::eval::nnue::BUILT_IN.contains(&candidate));
+    let (net, positions) = check_tree_network::<6>(built_in, 11);
+    let (_, candidate_positions) = check_tree_network::<5>(candidate, 12);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
@@ -433,10 +443,10 @@ fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
     for pos in &positions {
         assert_eq!(cairn::eval::evaluate(pos), net.evaluate(pos), "{pos:?}");
     }
-    for pos in random_positions::<5>(12, 10, 40) {
+    for pos in &candidate_positions {
         assert_eq!(
-            cairn::eval::evaluate(&pos),
-            cairn::eval::evaluate_linear(&pos)
+            cairn::eval::evaluate(pos),
+            cairn::eval::evaluate_linear(pos)
         );
     }
 }
