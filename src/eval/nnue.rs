@@ -85,18 +85,19 @@
 //! nodes it beat the linear evaluation by +251 −158 =72 in 481 games, +68 [+39, +98] (H1,
 //! `elo1=10`). At equal time (10+0.1, the public book from openings 201, 701, 301 and 801, over
 //! two working sessions) it passed: +282 −188 =74 in 544 games, +61 [+34, +89], LLR 2.97 (H1).
-//! `cairn bench` with it: 733,305 nodes (746,396 with `CAIRN_NNUE=linear`).
+//! `cairn bench` with it alone: 733,305 nodes (746,396 with `CAIRN_NNUE=linear`).
 //!
-//! `s5-r1.nnue`, a candidate for 5×5 (not built in), is the same recipe at 5×5: `cairn tune
-//! --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50 --shard
-//! I/80` for shards 1 to 12 (6,000 games, 466,939 lines), then the same fit with `--size 5`;
-//! `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines): game
-//! positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the network.
-//! The 5×5 linear weights were fitted on games of Tiltak, not on Cairn's self-play, which may be
-//! why the correction gains more here than at 6×6. At equal nodes (40000) it beat the linear
-//! evaluation by +172 −78 =30 in 280 games, +121 [+82, +164] (H1, `elo1=10`, the public 5×5 book
-//! from openings 1 and 501). At equal time (10+0.1, openings 101 and 601) it stood at +37 −14
-//! =18 in 69 games, +120 [+51, +200], LLR 1.01, when a working session ended.
+//! `s5-r1.nnue`, built in for 5×5 since it passed its SPRT, is the same recipe at 5×5: `cairn
+//! tune --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50
+//! --shard I/80` for shards 1 to 12 (6,000 games, 466,939 lines), then the same fit with `--size
+//! 5`; `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines):
+//! game positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the
+//! network. The 5×5 linear weights were fitted on games of Tiltak, not on Cairn's self-play,
+//! which may be why the correction gains more here than at 6×6. At equal nodes (40000) it beat
+//! the linear evaluation by +172 −78 =30 in 280 games, +121 [+82, +164] (H1, `elo1=10`, the
+//! public 5×5 book from openings 1 and 501). At equal time (10+0.1, openings 101, 601, 201 and
+//! 701, over two working sessions) it passed: +186 −104 =77 in 367 games, +79 [+47, +112], LLR
+//! 2.98 (H1). `cairn bench` with both networks: 731,319 nodes.
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
@@ -879,10 +880,13 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r5` (see the module doc). It is a residual
-/// network: its correction was fitted on top of the shipped 6×6 linear weights, so a change to
-/// those weights calls for a new fit.
-pub const BUILT_IN: &[&[u8]] = &[include_bytes!("nets/s6-r5.nnue")];
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r5`; 5×5: `s5-r1` (see the module doc).
+/// Both are residual networks: each correction was fitted on top of the shipped linear weights
+/// of its size, so a change to those weights calls for a new fit.
+pub const BUILT_IN: &[&[u8]] = &[
+    include_bytes!("nets/s6-r5.nnue"),
+    include_bytes!("nets/s5-r1.nnue"),
+];
 
 /// The networks of `CAIRN_NNUE`, read at the first evaluation, by board size.
 static NETS: std::sync::OnceLock<Vec<Option<Network>>> = std::sync::OnceLock::new();

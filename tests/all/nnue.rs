@@ -424,26 +424,34 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     (net, positions)
 }
 
-/// The networks kept in the tree (src/eval/nets/) read; the built-in one is what `evaluate`
-/// uses at its size (unless `CAIRN_NNUE` names others), and a candidate that is not built in
-/// leaves its size to the linear evaluation.
+/// The networks kept in the tree (src/eval/nets/) read, and each is built in and is what
+/// `evaluate` uses at its size (unless `CAIRN_NNUE` names others); a size without one (4×4)
+/// keeps the linear evaluation.
 #[test]
-fn the_networks_in_the_tree_read_and_the_built_in_one_evaluates() {
-    let built_in: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
-    let candidate: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
-    assert!(cairn::eval::nnue::BUILT_IN.contains(&built_in));
-    assert!(!cairn::eval::nnue::BUILT_IN.contains(&candidate));
-    let (net, positions) = check_tree_network::<6>(built_in, 11);
-    let (_, candidate_positions) = check_tree_network::<5>(candidate, 12);
+fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
+    let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r5.nnue");
+    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
+    assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
+    assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
+    let (net6, positions6) = check_tree_network::<6>(s6, 11);
+    let (net5, positions5) = check_tree_network::<5>(s5, 12);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
         cairn::eval::nnue::ENV
     );
-    for pos in &positions {
-        assert_eq!(cairn::eval::evaluate(pos), net.evaluate(pos), "{pos:?}");
+    for pos in &positions6 {
+        assert_eq!(cairn::eval::evaluate(pos), net6.evaluate(pos), "{pos:?}");
     }
-    for pos in &candidate_positions {
+    for pos in &positions5 {
+        assert_eq!(cairn::eval::evaluate(pos), net5.evaluate(pos), "{pos:?}");
+    }
+    let positions4: Vec<_> = random_positions::<4>(13, 20, 20)
+        .into_iter()
+        .filter(|pos| !pos.is_over())
+        .collect();
+    assert!(positions4.len() > 100);
+    for pos in &positions4 {
         assert_eq!(
             cairn::eval::evaluate(pos),
             cairn::eval::evaluate_linear(pos)
