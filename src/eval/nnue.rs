@@ -99,6 +99,12 @@
 //! 701, over two working sessions) it passed: +186 −104 =77 in 367 games, +79 [+47, +112], LLR
 //! 2.98 (H1). `cairn bench` with both networks: 731,319 nodes.
 //!
+//! `s6-r6.nnue`, a 6×6 candidate (not built in), is the second round at 6×6: the 18 shards of
+//! seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the engine with
+//! `s6-r5` built in; 477,659 lines), 1.55 M lines in all, the same fit (`auto` kept 0.55).
+//! Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear, 0.04005
+//! the network; siblings 0.01229 linear, 0.01113 the network. Its SPRT against `s6-r5` is to come.
+//!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
 //! where it won an SPRT against the linear evaluation at equal time; the environment variable
