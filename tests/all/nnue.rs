@@ -400,6 +400,14 @@ fn tune_nnue_writes_a_network() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The positions of 20 random games of up to `plies` plies that are not over.
+fn live_positions<const N: usize>(seed: u64, plies: usize) -> Vec<Position<N>> {
+    random_positions::<N>(seed, 20, plies)
+        .into_iter()
+        .filter(|pos| !pos.is_over())
+        .collect()
+}
+
 /// A network file kept in the tree reads as a residual network of size `N`, survives a round
 /// trip through its format, and corrects the linear evaluation on most positions; returns it
 /// and the positions it was checked on.
@@ -408,10 +416,7 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     assert_eq!(net.size(), N);
     assert!(net.is_residual());
     assert_eq!(net.to_bytes(), bytes);
-    let positions: Vec<_> = random_positions::<N>(seed, 20, 40)
-        .into_iter()
-        .filter(|pos| !pos.is_over())
-        .collect();
+    let positions = live_positions::<N>(seed, 40);
     let moved = positions
         .iter()
         .filter(|pos| net.evaluate(*pos) != cairn::eval::evaluate_linear(*pos))
@@ -453,10 +458,7 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     for pos in &positions5 {
         assert_eq!(cairn::eval::evaluate(pos), net5.evaluate(pos), "{pos:?}");
     }
-    let positions4: Vec<_> = random_positions::<4>(13, 20, 20)
-        .into_iter()
-        .filter(|pos| !pos.is_over())
-        .collect();
+    let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
     for pos in &positions4 {
         assert_eq!(
