@@ -160,9 +160,11 @@ impl<const N: usize> SearchGame for Position<N> {
     }
 
     #[inline]
-    fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
-        if let Some(win) = self.winning_move().filter(|m| !skip.contains(m)) {
-            return Some((win, WinKind::Outright));
+    fn win_in_one(&self, skip: &[Move], threat_free: bool) -> Option<(Move, WinKind)> {
+        if !threat_free {
+            if let Some(win) = self.winning_move().filter(|m| !skip.contains(m)) {
+                return Some((win, WinKind::Outright));
+            }
         }
         let win = self.flat_win_in_one().filter(|m| !skip.contains(m))?;
         Some((win, WinKind::Count))
@@ -171,6 +173,16 @@ impl<const N: usize> SearchGame for Position<N> {
     #[inline]
     fn threatened(&self) -> bool {
         self.winning_move_for(!self.side_to_move()).is_some()
+    }
+
+    /// A placement (after the opening, whose placements are the opponent's colour) adds no
+    /// road piece of the opponent's and moves none of its stacks. A flat on the square leaves
+    /// every spread over it the same outcome as the empty square had, and a wall or capstone
+    /// only stops spreads. So every road the opponent could complete afterwards it could
+    /// complete before.
+    #[inline]
+    fn adds_no_threat(&self, mv: Move) -> bool {
+        mv.is_placement() && !self.is_opening()
     }
 
     #[inline]

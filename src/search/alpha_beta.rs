@@ -56,6 +56,10 @@ pub struct Worker<'a, G: SearchGame> {
     path: PositionHashes,
     pub(super) pv: Vec<[Option<G::Move>; MAX_PLY + 1]>,
     pub(super) pv_len: [usize; MAX_PLY + 1],
+    /// Per ply: whether the node there is known to hold none of the wins
+    /// [`SearchGame::threatened`] looks for (its parent was not threatened and its move
+    /// [`SearchGame::adds_no_threat`]).
+    threat_free: [bool; MAX_PLY + 1],
     /// Root moves skipped (the better lines of MultiPV).
     pub(super) excluded: SmallVec<[G::Move; 8]>,
     lmr: Vec<[u8; 64]>,
@@ -107,6 +111,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             path,
             pv: vec![[None; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: [0; MAX_PLY + 1],
+            threat_free: [false; MAX_PLY + 1],
             excluded: SmallVec::new(),
             lmr,
             nodes: 0,
@@ -253,7 +258,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         // A win in one is always found, at every node.
         let skip: &[G::Move] = if ply == 0 { &self.excluded } else { &[] };
-        if let Some((win, kind)) = self.pos.win_in_one(skip) {
+        let threat_free = ply > 0 && self.threat_free[ply];
+        if let Some((win, kind)) = self.pos.win_in_one(skip, threat_free) {
             self.pv_len[ply + 1] = 0;
             self.set_pv(ply, win);
             return Score::win_in(p + 1, kind);
@@ -307,6 +313,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             }
             if null_ok && depth >= t.nmp_min_depth && eval >= beta && self.pos.null_move_ok() {
                 let r = t.nmp_base_reduction + depth / t.nmp_depth_divisor;
+                // Passing changes nothing the opponent could win with.
+                self.threat_free[ply + 1] = true;
                 self.pos.make_null();
                 self.path.push(self.pos.hash(), true);
                 let score =
@@ -360,6 +368,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                     break;
                 }
             }
+            self.threat_free[ply + 1] = !threatened && self.pos.adds_no_threat(mv);
             let undo = self.make(mv);
             let mut new_depth = depth - 1;
             if self.extended(mv, depth, ply, &ctx.tactics) {

@@ -89,12 +89,27 @@ pub trait SearchGame: Clone + Send + Sync {
     fn moves_left(&self) -> u64;
 
     /// A move that wins at once for the side to move and is not in `skip`, with the kind of win.
-    fn win_in_one(&self, _skip: &[Self::Move]) -> Option<(Self::Move, WinKind)> {
+    /// `threat_free` says that the wins [`SearchGame::threatened`] looks for are known to be
+    /// absent (the parent was not threatened and its move [`SearchGame::adds_no_threat`]), so
+    /// a game may skip looking for them.
+    fn win_in_one(
+        &self,
+        _skip: &[Self::Move],
+        _threat_free: bool,
+    ) -> Option<(Self::Move, WinKind)> {
         None
     }
     /// Whether the opponent would win at once if it were to move: pruning that assumes a quiet
     /// position is then off.
     fn threatened(&self) -> bool {
+        false
+    }
+    /// Whether `mv`, about to be played here, can only take wins away from the opponent: when
+    /// the opponent has none of the wins [`SearchGame::threatened`] looks for before `mv`, it
+    /// has none after it either (in Tak a placement: it gives the opponent no piece and leaves
+    /// its stacks as they are). The search then tells the child's
+    /// [`SearchGame::win_in_one`] so.
+    fn adds_no_threat(&self, _mv: Self::Move) -> bool {
         false
     }
     /// Keys of two coarse features of the position (in Tak: the material and reserves, and who

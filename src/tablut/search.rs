@@ -123,7 +123,7 @@ impl SearchGame for WeightedPosition<'_> {
         30
     }
 
-    fn win_in_one(&self, skip: &[Move]) -> Option<(Move, WinKind)> {
+    fn win_in_one(&self, skip: &[Move], _threat_free: bool) -> Option<(Move, WinKind)> {
         let win = match self.pos.side_to_move() {
             Side::White => self.pos.king_escape(),
             Side::Black => self.pos.king_capture(),

@@ -362,3 +362,59 @@ fn threat_defences_are_complete() {
         assert!(seen > 50, "size {size}: only {seen} threatened positions");
     });
 }
+
+/// Over random positions whose opponent holds no road in one: how many moves keep it so, and
+/// how many moves the search does not vouch for ([`SearchGame::adds_no_threat`] false) give it
+/// one. Panics if a vouched-for move gives the opponent a road in one.
+fn placements_add_no_threat<const N: usize>(seed: u64) -> (usize, usize) {
+    use cairn::search::SearchGame;
+    let mut rng = Rng::new(seed);
+    let boards: Vec<Position<N>> = (0..1500)
+        .map(|_| common::random_board::<N>(&mut rng))
+        .collect();
+    let (mut vouched, mut threats_made) = (0, 0);
+    for pos in random_positions::<N>(seed, 40, 200)
+        .into_iter()
+        .chain(boards)
+    {
+        let me = pos.side_to_move();
+        if pos.is_over() || pos.winning_move_for(!me).is_some() {
+            continue;
+        }
+        for mv in pos.legal_moves() {
+            let mut child = pos.clone();
+            child.make(mv);
+            let threat = child.result().is_none() && child.winning_move().is_some();
+            if pos.adds_no_threat(mv) {
+                vouched += 1;
+                assert!(
+                    !threat,
+                    "{} gives a road in one after {pos:?}",
+                    mv.ptn::<N>()
+                );
+            } else {
+                threats_made += threat as usize;
+            }
+        }
+    }
+    (vouched, threats_made)
+}
+
+/// The search skips the road-in-one check after a move that cannot give the opponent a road
+/// it did not have: checked against the full check after every such move.
+#[test]
+fn placements_give_the_opponent_no_road() {
+    for_all_sizes(&|size| {
+        let (vouched, threats_made) = cairn::with_size!(
+            size,
+            |N| placements_add_no_threat::<N>(900 + size as u64),
+            else (0, 0)
+        );
+        // Many moves vouched for, and some of the others do give a road in one: the property
+        // is not empty.
+        assert!(
+            vouched > 1000 && threats_made > 10,
+            "size {size}: {vouched} vouched, {threats_made} threats made by the rest"
+        );
+    });
+}
