@@ -110,15 +110,67 @@ static TABLES: Tables = build();
 /// Drop masks of the ordinary spreads carrying at most `carry` over at most `distance` squares.
 #[inline(always)]
 pub fn normal(carry: usize, distance: usize) -> &'static [u8] {
-    let (start, len) = TABLES.normal[carry][distance];
-    &TABLES.masks[start as usize..start as usize + len as usize]
+    part(&TABLES.masks, TABLES.normal[carry][distance])
+}
+
+/// The `(start, len)` part of `masks`.
+#[inline(always)]
+fn part(masks: &'static [u8], (start, len): (u16, u16)) -> &'static [u8] {
+    &masks[start as usize..start as usize + len as usize]
 }
 
 /// Drop masks of the spreads that cross `distance` open squares and flatten the wall after them.
 #[inline(always)]
 pub fn crush(carry: usize, distance: usize) -> &'static [u8] {
-    let (start, len) = TABLES.crush[carry][distance];
-    &TABLES.masks[start as usize..start as usize + len as usize]
+    part(&TABLES.masks, TABLES.crush[carry][distance])
+}
+
+/// Every drop mask, grouped by the number of squares it covers (its bits), in increasing order
+/// within a group, with `(start, len)` per `[carry][squares]`: the masks of a group carrying at
+/// most `carry` pieces are those below `1 << carry`, a prefix of the group.
+struct ByCover {
+    masks: [u8; 255],
+    ranges: [[(u16, u16); MAX_CARRY + 1]; MAX_CARRY + 1],
+}
+
+const fn by_cover() -> ByCover {
+    let mut t = ByCover {
+        masks: [0; 255],
+        ranges: [[(0, 0); MAX_CARRY + 1]; MAX_CARRY + 1],
+    };
+    let mut at = 0;
+    let mut squares = 1;
+    while squares <= MAX_CARRY {
+        let start = at;
+        let mut mask = 1u32;
+        while mask < 256 {
+            if mask.count_ones() as usize == squares {
+                t.masks[at] = mask as u8;
+                at += 1;
+            }
+            mask += 1;
+        }
+        let mut carry = 1;
+        while carry <= MAX_CARRY {
+            let mut len = 0;
+            while start + len < at && (t.masks[start + len] as u32) < 1 << carry {
+                len += 1;
+            }
+            t.ranges[carry][squares] = (start as u16, len as u16);
+            carry += 1;
+        }
+        squares += 1;
+    }
+    t
+}
+
+static BY_COVER: ByCover = by_cover();
+
+/// Drop masks of the ordinary spreads carrying at most `carry` pieces over exactly `squares`
+/// squares (the spreads among [`normal`] that cover that many), in increasing order.
+#[inline(always)]
+pub fn covering(carry: usize, squares: usize) -> &'static [u8] {
+    part(&BY_COVER.masks, BY_COVER.ranges[carry][squares])
 }
 
 /// `normal(carry, distance).len()`.
@@ -152,5 +204,32 @@ mod tests {
         // those whose last drop is 1 and which use exactly 2 squares: (1,1) and (2,1).
         assert_eq!(crush(1, 0), &[0b1]);
         assert_eq!(crush(3, 1), &[0b011, 0b110]);
+    }
+
+    #[test]
+    fn covering_splits_normal_by_squares() {
+        // Carry 3 over 2 squares: the drops (1,1), (1,2), (2,1) carrying 2 or 3 pieces.
+        assert_eq!(covering(3, 2), &[0b011, 0b101, 0b110]);
+        assert_eq!(covering(1, 1), &[0b1]);
+        assert!(covering(2, 3).is_empty());
+        // Over every carry and distance, the lists for 1..=distance squares are `normal`'s
+        // masks exactly, each once: C(carry, squares) of them.
+        for carry in 1..=MAX_CARRY {
+            for distance in 0..=MAX_DISTANCE {
+                let mut split: Vec<u8> = (1..=distance.min(MAX_CARRY))
+                    .flat_map(|squares| covering(carry, squares).iter().copied())
+                    .collect();
+                split.sort_unstable();
+                assert_eq!(
+                    split,
+                    normal(carry, distance),
+                    "carry {carry}, distance {distance}"
+                );
+            }
+            for squares in 1..=carry {
+                let binomial = (0..squares).fold(1, |b, i| b * (carry - i) / (i + 1));
+                assert_eq!(covering(carry, squares).len(), binomial);
+            }
+        }
     }
 }

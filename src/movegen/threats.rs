@@ -166,25 +166,23 @@ impl<const N: usize> Position<N> {
                 if steps == 0 || !joins(Self::segment(sq, dir, steps).0 | origin) {
                     continue;
                 }
-                // Patterns covering `j` squares change only the first `j`: keep the distances
-                // whose shorter segment could still complete a road.
-                let mut distances = 1u32 << steps;
-                for j in 1..steps {
-                    if joins(Self::segment(sq, dir, j).0 | origin) {
-                        distances |= 1 << j;
+                // Patterns covering `j` squares change only the first `j`: only the distances
+                // whose segment could still complete a road are tried, shortest first, each
+                // with its own patterns (a crush covers `distance + 1`).
+                for j in 1..=steps {
+                    if j < steps && !joins(Self::segment(sq, dir, j).0 | origin) {
+                        continue;
                     }
-                }
-                let mut masks = spread::normal(carry, distance).iter();
-                let crushes = if crush {
-                    spread::crush(carry, distance)
-                } else {
-                    &[]
-                };
-                if let Some(&mask) = masks.by_ref().chain(crushes).find(|&&mask| {
-                    distances >> mask.count_ones() & 1 != 0
-                        && self.spread_completes_road(me, sq, dir, mask, road)
-                }) {
-                    return Some(Move::spread(sq, dir, mask));
+                    let masks = if j > distance {
+                        spread::crush(carry, distance)
+                    } else {
+                        spread::covering(carry, j)
+                    };
+                    for &mask in masks {
+                        if self.spread_completes_road(me, sq, dir, mask, road) {
+                            return Some(Move::spread(sq, dir, mask));
+                        }
+                    }
                 }
             }
         }

@@ -184,14 +184,15 @@ impl<M: SearchMove> MovePicker<M> {
         if self.heap_built || first >= SCAN_PICKS {
             return Some(self.pick_from_heap());
         }
-        let (&head, rest) = self.scores.get(first..)?.split_first()?;
-        let (mut best, mut best_score) = (first, head);
-        for (i, &score) in rest.iter().enumerate() {
-            if score > best_score {
-                best = first + 1 + i;
-                best_score = score;
-            }
-        }
+        // The highest score, the earliest move among equals, as the largest of keys that put
+        // the score above the complement of the offset: a branch-free maximum.
+        let best_key = self.scores[first..]
+            .iter()
+            .enumerate()
+            .map(|(i, &score)| (score as i64) << 32 | (u32::MAX - i as u32) as i64)
+            .fold(i64::MIN, i64::max);
+        let best = first + (u32::MAX - best_key as u32) as usize;
+        let best_score = (best_key >> 32) as i32;
         self.moves.swap(first, best);
         self.scores.swap(first, best);
         self.next = first + 1;
