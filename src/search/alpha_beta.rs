@@ -258,8 +258,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         // A win in one is always found, at every node.
         let skip: &[G::Move] = if ply == 0 { &self.excluded } else { &[] };
-        let threat_free = ply > 0 && self.threat_free[ply];
-        if let Some((win, kind)) = self.pos.win_in_one(skip, threat_free) {
+        // Only children are marked: the root's entry stays false.
+        if let Some((win, kind)) = self.pos.win_in_one(skip, self.threat_free[ply]) {
             self.pv_len[ply + 1] = 0;
             self.set_pv(ply, win);
             return Score::win_in(p + 1, kind);
