@@ -429,8 +429,8 @@ impl MatchReport {
 /// What `cairn report` was asked for.
 #[derive(Clone, Debug)]
 pub struct ReportArgs {
-    /// The match file.
-    pub file: PathBuf,
+    /// The match files, pooled in this order.
+    pub files: Vec<PathBuf>,
     /// Also draw the match picture to this SVG file.
     pub plot: Option<PathBuf>,
     /// Also list a PTN Ninja link per lost game.
@@ -439,9 +439,7 @@ pub struct ReportArgs {
 
 /// Runs `cairn report`: the text on stdout, the picture to `plot`; `Err` is the one-line message.
 pub fn run(args: &ReportArgs) -> Result<(), String> {
-    let name = args.file.display();
-    let text = std::fs::read_to_string(&args.file).map_err(|e| format!("{name}: {e}"))?;
-    let report = MatchReport::from_ptn(&text).map_err(|e| format!("{name}: {e}"))?;
+    let report = pooled(&args.files)?;
     print!("{}", report.text());
     if args.links {
         println!("\nLost games in PTN Ninja:");
@@ -465,6 +463,40 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
         write_plot(&report, path)?;
     }
     Ok(())
+}
+
+/// The report of the games of several match files between the same two engines, in file
+/// order. Each file is read alone first, so that an error names its file and its own game
+/// number.
+pub fn pooled(files: &[PathBuf]) -> Result<MatchReport, String> {
+    let mut texts = Vec::with_capacity(files.len());
+    let mut first: Option<(String, [String; 2])> = None;
+    let mut last = None;
+    for file in files {
+        let name = file.display();
+        let text = std::fs::read_to_string(file).map_err(|e| format!("{name}: {e}"))?;
+        let report = MatchReport::from_ptn(&text).map_err(|e| format!("{name}: {e}"))?;
+        let mut pair = [0, 1].map(|i| report.engines[i].name.clone());
+        pair.sort();
+        match &first {
+            None => first = Some((name.to_string(), pair)),
+            Some((first_name, first_pair)) if *first_pair != pair => {
+                return Err(format!(
+                    "{name}: its engines `{}` and `{}` are not those of {first_name} (`{}` and \
+                     `{}`), so the files cannot be pooled",
+                    pair[0], pair[1], first_pair[0], first_pair[1]
+                ))
+            }
+            Some(_) => {}
+        }
+        texts.push(text);
+        last = Some(report);
+    }
+    match last {
+        Some(report) if texts.len() == 1 => Ok(report),
+        Some(_) => MatchReport::from_ptn(&texts.join("\n\n")),
+        None => Err("no match file given".to_string()),
+    }
 }
 
 /// Draws the match picture of `report` to `path`.

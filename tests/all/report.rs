@@ -218,6 +218,42 @@ fn report_names_what_it_cannot_read() {
     }
 }
 
+/// Matches run side by side pool into one report: the two halves of the match give the whole
+/// match's text; a file with other engines, or a bad game in the second file, is refused with
+/// that file's name.
+#[test]
+fn report_pools_several_files() {
+    let dir = scratch("pool");
+    let whole = write(&dir, "whole.ptn", MATCH);
+    let cut = MATCH.find("[Player1 \"alpha\"]\n[Player2 \"beta\"]\n[Size \"5\"]\n[Result \"0-1\"]");
+    let (head, tail) = MATCH.split_at(cut.expect("game 3 starts"));
+    let first = write(&dir, "first.ptn", head);
+    let second = write(&dir, "second.ptn", tail);
+    let pooled = ok(&["report", arg(&first), arg(&second)]);
+    assert_eq!(pooled, ok(&["report", arg(&whole)]));
+    assert!(pooled.contains("alpha vs beta: +2 -1 =1"), "{pooled}");
+    assert_ne!(ok(&["report", arg(&first)]), pooled);
+
+    let others = write(&dir, "others.ptn", &tail.replace("beta", "gamma"));
+    let (success, _, err) = run(&["report", arg(&first), arg(&others)]);
+    assert!(!success);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("others.ptn: its engines `alpha` and `gamma`"),
+        "{err}"
+    );
+    let bad = write(
+        &dir,
+        "bad.ptn",
+        &tail.replacen("[Player1 \"alpha\"]\n", "", 1),
+    );
+    let (success, _, err) = run(&["report", arg(&first), arg(&bad)]);
+    assert!(!success);
+    assert!(err.contains("bad.ptn: game 1: no Player1 tag"), "{err}");
+    let (success, _, err) = run(&["report"]);
+    assert!(!success && err.contains("FILES"), "{err}");
+}
+
 /// Runs `analyze --game` on the 3x3 game, depth 3 on one thread, with extra arguments.
 fn annotate(dir: &Path, extra: &[&str]) -> String {
     let game = write(dir, "game.ptn", BLUNDERS_3X3);
