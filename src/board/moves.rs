@@ -106,6 +106,13 @@ impl Move {
         (self.bits() >> KIND_SHIFT) & 3 != 0
     }
 
+    /// The move's kind as a table index: 0 for a spread, else one more than the placed role
+    /// (`Role::Flat as usize + 1` for a flat, and so on).
+    #[inline(always)]
+    pub const fn kind_index(self) -> usize {
+        ((self.bits() >> KIND_SHIFT) & 3) as usize
+    }
+
     /// The placed role, or `None` for a spread.
     #[inline(always)]
     pub const fn role(self) -> Option<Role> {

@@ -140,6 +140,15 @@ pub trait SearchGame: Clone + Send + Sync {
     fn quiet_order(&self, _mv: Self::Move) -> i32 {
         0
     }
+    /// [`SearchGame::quiet_order`] of each of `moves`, into `out` (as long as `moves`): a game
+    /// may share work between the moves of one node here. The scores must be the ones
+    /// `quiet_order` gives.
+    #[inline]
+    fn quiet_orders(&self, moves: &[Self::Move], out: &mut [i32]) {
+        for (score, &mv) in out.iter_mut().zip(moves) {
+            *score = self.quiet_order(mv);
+        }
+    }
     /// Whether `mv`, just made here by the player not to move, deserves a ply more (a double
     /// threat); asked only at interior nodes with depth to spare.
     fn extends(&self, _mv: Self::Move, _tactics: &Self::Tactics) -> bool {

@@ -152,8 +152,12 @@ impl<M: SearchMove> MovePicker<M> {
         self.heap_built = false;
         pos.generate(&mut self.moves);
         let side = pos.side();
-        for &mv in &self.moves {
-            let score = if Some(mv) == ctx.tt_move {
+        // Every move's base score at once (the few that turn out urgent, killers or the
+        // table's move do not use theirs).
+        self.scores.resize(self.moves.len(), 0);
+        pos.quiet_orders(&self.moves, &mut self.scores);
+        for (&mv, score) in self.moves.iter().zip(self.scores.iter_mut()) {
+            *score = if Some(mv) == ctx.tt_move {
                 ORDER_TT
             } else if let Some(rank) = pos.urgency(mv, &ctx.tactics) {
                 urgent_score(rank)
@@ -162,9 +166,8 @@ impl<M: SearchMove> MovePicker<M> {
             } else if ctx.killers[1] == Some(mv) {
                 ORDER_KILLER[1]
             } else {
-                (pos.quiet_order(mv) + history.score(side, mv)).min(ORDER_PLAIN_MAX)
+                (*score + history.score(side, mv)).min(ORDER_PLAIN_MAX)
             };
-            self.scores.push(score);
         }
     }
 

@@ -52,6 +52,19 @@ pub fn random_positions<const N: usize>(
     out
 }
 
+/// The positions of [`random_positions`], then `boards` random boards drawn from `rng`.
+pub fn mixed_positions<const N: usize>(
+    seed: u64,
+    games: usize,
+    max_plies: usize,
+    boards: usize,
+    rng: &mut Rng,
+) -> Vec<Position<N>> {
+    let mut out = random_positions::<N>(seed, games, max_plies);
+    out.extend((0..boards).map(|_| random_board::<N>(rng)));
+    out
+}
+
 /// One row of a perft table.
 pub struct PerftRow {
     pub size: usize,

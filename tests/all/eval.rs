@@ -13,9 +13,7 @@ use cairn::notation::tps;
 /// Random playout positions and random boards of size `N`.
 fn sample<const N: usize>(seed: u64) -> Vec<Position<N>> {
     let mut rng = Rng::new(seed);
-    let mut out = common::random_positions::<N>(seed, 12, 150);
-    out.extend((0..200).map(|_| common::random_board::<N>(&mut rng)));
-    out
+    common::mixed_positions::<N>(seed, 12, 150, 200, &mut rng)
 }
 
 fn random_weights(rng: &mut Rng) -> Weights {

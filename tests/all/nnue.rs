@@ -1,7 +1,7 @@
 //! The network evaluation (src/eval/nnue.rs, trained by src/tune/network.rs): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
-use crate::common::{random_board, random_positions, Rng};
+use crate::common::{mixed_positions, random_positions, Rng};
 use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
@@ -9,9 +9,7 @@ use cairn::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
 fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {
-    let mut out = random_positions::<N>(seed, 6, 120);
-    let mut rng = Rng::new(seed);
-    out.extend((0..60).map(|_| random_board::<N>(&mut rng)));
+    let mut out = mixed_positions::<N>(seed, 6, 120, 60, &mut Rng::new(seed));
     for (i, pos) in out.iter_mut().enumerate() {
         pos.set_half_komi((i % 9) as i8 - 4);
     }

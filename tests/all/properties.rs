@@ -19,13 +19,7 @@ fn for_all_sizes(f: &dyn Fn(usize)) {
 
 fn make_unmake<const N: usize>(seed: u64) {
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..300)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
-    for pos in random_positions::<N>(seed, 30, 150)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 30, 150, 300, &mut rng) {
         assert_eq!(pos.hash(), pos.compute_hash(), "{pos:?}");
         let mut work = pos.clone();
         for mv in pos.legal_moves() {
@@ -53,13 +47,7 @@ fn unmake_restores_and_hash_is_incremental() {
 fn generation_agrees<const N: usize>(seed: u64) {
     let mut rng = Rng::new(seed ^ 0xABCD);
     let mut positions = 0;
-    let boards: Vec<Position<N>> = (0..500)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
-    for pos in random_positions::<N>(seed, 30, 150)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 30, 150, 500, &mut rng) {
         positions += 1;
         let mut moves: Vec<Move> = pos.legal_moves().into_vec();
         assert_eq!(pos.count_moves(), moves.len() as u64, "{pos:?}");
@@ -97,13 +85,7 @@ fn count_generate_and_check_agree() {
 fn road_in_one<const N: usize>(seed: u64) -> (usize, usize) {
     let (mut wins, mut spread_wins) = (0, 0);
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..3000)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
-    for pos in random_positions::<N>(seed, 60, 200)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 60, 200, 3000, &mut rng) {
         if pos.is_over() {
             continue;
         }
@@ -225,13 +207,7 @@ fn eval_symmetric<const N: usize>(seed: u64) {
     weights.0[cairn::eval::feature::WHITE] = [0, 0];
     let colour_blind = |pos: &Position<N>| cairn::eval::evaluate_with(pos, &weights);
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..200)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
-    for pos in random_positions::<N>(seed, 10, 120)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 10, 120, 200, &mut rng) {
         if pos.is_opening() {
             continue;
         }
@@ -298,14 +274,8 @@ fn flat_win_in_one_matches_brute_force() {
 
 fn defences_complete<const N: usize>(seed: u64) -> usize {
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..3000)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
     let mut seen = 0;
-    for pos in random_positions::<N>(seed, 40, 200)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 40, 200, 3000, &mut rng) {
         let me = pos.side_to_move();
         if pos.is_over() || pos.winning_move().is_some() {
             continue;
@@ -369,14 +339,8 @@ fn threat_defences_are_complete() {
 fn placements_add_no_threat<const N: usize>(seed: u64) -> (usize, usize) {
     use cairn::search::SearchGame;
     let mut rng = Rng::new(seed);
-    let boards: Vec<Position<N>> = (0..1500)
-        .map(|_| common::random_board::<N>(&mut rng))
-        .collect();
     let (mut vouched, mut threats_made) = (0, 0);
-    for pos in random_positions::<N>(seed, 40, 200)
-        .into_iter()
-        .chain(boards)
-    {
+    for pos in common::mixed_positions::<N>(seed, 40, 200, 1500, &mut rng) {
         let me = pos.side_to_move();
         if pos.is_over() || pos.winning_move_for(!me).is_some() {
             continue;
@@ -416,5 +380,70 @@ fn placements_give_the_opponent_no_road() {
             vouched > 1000 && threats_made > 10,
             "size {size}: {vouched} vouched, {threats_made} threats made by the rest"
         );
+    });
+}
+
+/// Over random positions: how many spreads were scored. Panics unless every move's ordering
+/// score is what making it shows (a spread: `ORDER_SPREAD_FLAT` per flat gained on top, own
+/// flats on top minus the opponent's, plus `ORDER_CRUSH` if a wall was flattened; a placement:
+/// its kind's score), and unless the scores of all moves at once
+/// ([`SearchGame::quiet_orders`]) are the same, in the generator's order and shuffled.
+fn ordering_scores<const N: usize>(seed: u64) -> usize {
+    use cairn::board::Role;
+    use cairn::search::SearchGame;
+    use cairn::tak::{
+        ORDER_CAP, ORDER_CRUSH, ORDER_FLAT, ORDER_SPREAD, ORDER_SPREAD_FLAT, ORDER_WALL,
+    };
+    let mut rng = Rng::new(seed);
+    let mut spreads = 0;
+    for pos in common::mixed_positions::<N>(seed, 30, 200, 600, &mut rng) {
+        let me = pos.side_to_move();
+        let lead = |p: &Position<N>| p.flats(me).count() as i32 - p.flats(!me).count() as i32;
+        let mut moves: Vec<Move> = pos.legal_moves().into_vec();
+        for &mv in &moves {
+            let mut child = pos.clone();
+            child.make(mv);
+            let expected = match mv.role() {
+                Some(Role::Flat) => ORDER_FLAT,
+                Some(Role::Wall) => ORDER_WALL,
+                Some(Role::Cap) => ORDER_CAP,
+                None => {
+                    spreads += 1;
+                    let crushed = child.walls().count() < pos.walls().count();
+                    ORDER_SPREAD
+                        + ORDER_SPREAD_FLAT * (lead(&child) - lead(&pos))
+                        + if crushed { ORDER_CRUSH } else { 0 }
+                }
+            };
+            assert_eq!(
+                pos.quiet_order(mv),
+                expected,
+                "{} in {pos:?}",
+                mv.ptn::<N>()
+            );
+        }
+        for round in 0..2 {
+            if round == 1 {
+                for i in (1..moves.len()).rev() {
+                    moves.swap(i, rng.below(i + 1));
+                }
+            }
+            let mut batch = vec![i32::MIN; moves.len()];
+            pos.quiet_orders(&moves, &mut batch);
+            for (&mv, &score) in moves.iter().zip(&batch) {
+                assert_eq!(score, pos.quiet_order(mv), "{} in {pos:?}", mv.ptn::<N>());
+            }
+        }
+    }
+    spreads
+}
+
+/// Move ordering scores spreads by the flats they gain, and scoring all the moves of a node at
+/// once gives the same scores as one by one.
+#[test]
+fn ordering_scores_are_the_flats_gained() {
+    for_all_sizes(&|size| {
+        let spreads = cairn::with_size!(size, |N| ordering_scores::<N>(1100 + size as u64), else 0);
+        assert!(spreads > 5000, "size {size}: only {spreads} spreads scored");
     });
 }
