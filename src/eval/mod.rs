@@ -98,6 +98,17 @@ pub const CLASSES: usize = 10;
 pub trait Sink {
     /// Adds `value` to feature `index`.
     fn add(&mut self, index: usize, value: i32);
+
+    /// Adds the features that each top piece of one player adds alone, by its role and square
+    /// ([`piece_features`]); `tops` are the player's flats, walls and capstones, `sign` +1 for
+    /// the side to move and −1 for the other.
+    #[inline(always)]
+    fn pieces<const N: usize>(&mut self, tops: [u64; 3], sign: i32)
+    where
+        Self: Sized,
+    {
+        piece_features::<N, Self>(tops, sign, self);
+    }
 }
 
 /// The features of one position: whole-number values and the game phase.
@@ -148,6 +159,8 @@ impl Features {
 /// at the end (the search's path).
 struct Accumulator<'a> {
     weights: &'a Weights,
+    /// The weights' [`PieceTable`], when they are the shipped ones.
+    table: Option<&'static PieceTable>,
     early: i64,
     late: i64,
 }
@@ -158,6 +171,87 @@ impl Sink for Accumulator<'_> {
         let w = self.weights.0[index];
         self.early += value as i64 * w[0] as i64;
         self.late += value as i64 * w[1] as i64;
+    }
+
+    #[inline(always)]
+    fn pieces<const N: usize>(&mut self, tops: [u64; 3], sign: i32) {
+        let Some(table) = self.table else {
+            return piece_features::<N, Self>(tops, sign, self);
+        };
+        let (mut early, mut late) = (0i64, 0i64);
+        for (rows, &set) in table.iter().zip(&tops) {
+            for sq in Bitboard(set) {
+                let w = rows[sq.index()];
+                early += w[0] as i64;
+                late += w[1] as i64;
+            }
+        }
+        self.early += sign as i64 * early;
+        self.late += sign as i64 * late;
+    }
+}
+
+/// By role (flat, wall, capstone) and square, the weights a top piece there adds alone
+/// ([`piece_features`]), summed: `[opening, end]`.
+pub type PieceTable = [[[i32; 2]; 64]; 3];
+
+/// The [`PieceTable`] of `weights` on an `n`×`n` board.
+const fn piece_table(n: usize, weights: &Weights) -> PieceTable {
+    use feature::*;
+    let rings = rings(n);
+    let classes = classes(n);
+    let mut table = [[[0i32; 2]; 64]; 3];
+    let mut sq = 0;
+    while sq < n * n {
+        let bit = 1u64 << sq;
+        let mut ring = 0;
+        while rings[ring] & bit == 0 {
+            ring += 1;
+        }
+        let mut class = 0;
+        while classes[class] & bit == 0 {
+            class += 1;
+        }
+        let mut phase = 0;
+        while phase < 2 {
+            let w = &weights.0;
+            let center = w[CENTER + ring][phase];
+            table[0][sq][phase] = center + w[PSQT_FLAT + class][phase];
+            table[1][sq][phase] = center + w[PSQT_WALL + class][phase] + w[WALL][phase];
+            let cap_center = if ring > 0 { w[CAP_CENTER][phase] } else { 0 };
+            table[2][sq][phase] = center + w[PSQT_CAP + class][phase] + w[CAP][phase] + cap_center;
+            phase += 1;
+        }
+        sq += 1;
+    }
+    table
+}
+
+/// The features one player's top pieces add alone, by role and square (`tops`: its flats,
+/// walls and capstones; `sign`: +1 for the side to move, −1 for the other): walls and
+/// capstones counted, pieces by ring, capstones off the edge, and pieces by square class.
+#[inline(always)]
+fn piece_features<const N: usize, S: Sink>(tops: [u64; 3], sign: i32, sink: &mut S) {
+    use feature::*;
+    let mut add = |index: usize, value: u32| {
+        if value != 0 {
+            sink.add(index, sign * value as i32);
+        }
+    };
+    let [flats, walls, caps] = tops;
+    add(WALL, walls.count_ones());
+    add(CAP, caps.count_ones());
+    for ring in 0..4 {
+        add(
+            CENTER + ring,
+            ((flats | walls | caps) & Tables::<N>::RINGS[ring]).count_ones(),
+        );
+    }
+    add(CAP_CENTER, (caps & !Tables::<N>::RINGS[0]).count_ones());
+    for (class, &squares) in Tables::<N>::CLASSES.iter().enumerate() {
+        add(PSQT_FLAT + class, (flats & squares).count_ones());
+        add(PSQT_WALL + class, (walls & squares).count_ones());
+        add(PSQT_CAP + class, (caps & squares).count_ones());
     }
 }
 
@@ -190,14 +284,25 @@ pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
 /// The linear evaluation of `pos` for the side to move with the shipped weights, whatever
 /// network is loaded (the tests of the linear terms, and a residual network's base).
 pub fn evaluate_linear<const N: usize>(pos: &Position<N>) -> Score {
-    evaluate_with(pos, params::WEIGHTS[N])
+    accumulate(pos, params::WEIGHTS[N], Some(&Tables::<N>::PIECES))
 }
 
 /// The evaluation of `pos` for the side to move with the given weights.
 pub fn evaluate_with<const N: usize>(pos: &Position<N>, weights: &Weights) -> Score {
+    accumulate(pos, weights, None)
+}
+
+/// The evaluation of `pos` with `weights`, whose [`PieceTable`] is `table` if given.
+#[inline(always)]
+fn accumulate<const N: usize>(
+    pos: &Position<N>,
+    weights: &Weights,
+    table: Option<&'static PieceTable>,
+) -> Score {
     let (total, used) = phase(pos);
     let mut acc = Accumulator {
         weights,
+        table,
         early: 0,
         late: 0,
     };
@@ -254,6 +359,8 @@ impl<const N: usize> Tables<N> {
     const RINGS: [u64; 4] = rings(N);
     /// The squares of each class (see [`CLASSES`]).
     const CLASSES: [u64; CLASSES] = classes(N);
+    /// The shipped weights' [`PieceTable`].
+    const PIECES: PieceTable = piece_table(N, params::WEIGHTS[N]);
     /// Each rank and each file as a mask.
     const LINES: [u64; 16] = {
         let mut lines = [0u64; 16];
@@ -386,31 +493,18 @@ fn side_features<const N: usize, S: Sink>(
     sink: &mut S,
 ) -> u64 {
     use feature::*;
-    let mut add = |index: usize, value: u32| {
-        if value != 0 {
-            sink.add(index, sign * value as i32);
-        }
-    };
     let walls = pos.walls().0;
     let caps = pos.caps().0;
     let empty = pos.empty().0;
     let my_walls = own.mine & walls;
     let my_caps = own.mine & caps;
-    add(WALL, my_walls.count_ones());
-    add(CAP, my_caps.count_ones());
-    for ring in 0..4 {
-        add(
-            CENTER + ring,
-            (own.mine & Tables::<N>::RINGS[ring]).count_ones(),
-        );
-    }
-    add(CAP_CENTER, (my_caps & !Tables::<N>::RINGS[0]).count_ones());
     let my_flats = own.mine & !walls & !caps;
-    for (class, &squares) in Tables::<N>::CLASSES.iter().enumerate() {
-        add(PSQT_FLAT + class, (my_flats & squares).count_ones());
-        add(PSQT_WALL + class, (my_walls & squares).count_ones());
-        add(PSQT_CAP + class, (my_caps & squares).count_ones());
-    }
+    sink.pieces::<N>([my_flats, my_walls, my_caps], sign);
+    let mut add = |index: usize, value: u32| {
+        if value != 0 {
+            sink.add(index, sign * value as i32);
+        }
+    };
 
     // Stacks.
     let mut totals = [0u32; 9];
