@@ -74,8 +74,8 @@
 //!
 //! **Networks are kept in the tree** (`src/eval/nets/`), so that a network's SPRT can span
 //! working sessions on machines that keep nothing else; a test checks that each one reads.
-//! `s6-r5.nnue`, built in since it passed its SPRT, is the same recipe on data from the
-//! current engine:
+//! `s6-r5.nnue`, built in from its SPRT until `s6-r6` replaced it, is the same recipe on data
+//! from the engine of its day:
 //! `cairn tune --generate --size 6 --half-komi 4 --games 40000 --nodes 8000 --seed 61
 //! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 273 k of them
 //! siblings), then `cairn tune --data <the 18 shards> --size 6 --lambda 0.5 --k 0.0026 --holdout
@@ -97,13 +97,17 @@
 //! the linear evaluation by +172 −78 =30 in 280 games, +121 [+82, +164] (H1, `elo1=10`, the
 //! public 5×5 book from openings 1 and 501). At equal time (10+0.1, openings 101, 601, 201 and
 //! 701, over two working sessions) it passed: +186 −104 =77 in 367 games, +79 [+47, +112], LLR
-//! 2.98 (H1). `cairn bench` with both networks: 731,319 nodes.
+//! 2.98 (H1). `cairn bench` with it and `s6-r5`: 731,319 nodes.
 //!
-//! `s6-r6.nnue`, a 6×6 candidate (not built in), is the second round at 6×6: the 18 shards of
-//! seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the engine with
-//! `s6-r5` built in; 477,659 lines), 1.55 M lines in all, the same fit (`auto` kept 0.55).
-//! Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear, 0.04005
-//! the network; siblings 0.01229 linear, 0.01113 the network. Its SPRT against `s6-r5` is to come.
+//! `s6-r6.nnue`, built in for 6×6 since it beat `s6-r5` by SPRT, is the second round at 6×6: the
+//! 18 shards of seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the
+//! engine with `s6-r5` built in; 477,659 lines), 1.55 M lines in all, the same fit (`auto` kept
+//! 0.55). Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear,
+//! 0.04005 the network; siblings 0.01229 linear, 0.01113 the network. At equal time against the
+//! engine with `s6-r5` built in (10+0.1, the public book from openings 901, 401, 101, 601, 151
+//! and 651, six streams over two working sessions, two at a time, `elo1=10`) it passed: +468
+//! −366 =141 in 975 games, +36 [+16, +57], LLR 3.00 (H1). `s6-r5.nnue` stays in the tree as the
+//! previous round. `cairn bench` with both built-in networks: 757,530 nodes.
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
@@ -886,11 +890,11 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r5`; 5×5: `s5-r1` (see the module doc).
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r6`; 5×5: `s5-r1` (see the module doc).
 /// Both are residual networks: each correction was fitted on top of the shipped linear weights
 /// of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
-    include_bytes!("nets/s6-r5.nnue"),
+    include_bytes!("nets/s6-r6.nnue"),
     include_bytes!("nets/s5-r1.nnue"),
 ];
 
