@@ -263,7 +263,7 @@ impl<const N: usize> SearchGame for Position<N> {
     }
 
     /// [`SearchGame::quiet_order`] of every move, with each spread origin's stack and each
-    /// direction's squares read once ([`SpreadGains`]), not once per move.
+    /// direction's squares read once (`SpreadGains`), not once per move.
     #[inline]
     fn quiet_orders(&self, moves: &[Move], out: &mut [i32]) {
         const PLACED: [i32; 4] = [ORDER_SPREAD, ORDER_FLAT, ORDER_WALL, ORDER_CAP];

@@ -100,8 +100,9 @@ pub trait Sink {
     fn add(&mut self, index: usize, value: i32);
 
     /// Adds the features that each top piece of one player adds alone, by its role and square
-    /// ([`piece_features`]); `tops` are the player's flats, walls and capstones, `sign` +1 for
-    /// the side to move and −1 for the other.
+    /// (walls and capstones counted, pieces by ring, capstones off the edge, pieces by square
+    /// class); `tops` are the player's flats, walls and capstones, `sign` +1 for the side to move
+    /// and −1 for the other.
     #[inline(always)]
     fn pieces<const N: usize>(&mut self, tops: [u64; 3], sign: i32)
     where
@@ -193,7 +194,7 @@ impl Sink for Accumulator<'_> {
 
 /// By role (flat, wall, capstone) and square, the weights a top piece there adds alone
 /// ([`piece_features`]), summed: `[opening, end]`.
-pub type PieceTable = [[[i32; 2]; 64]; 3];
+type PieceTable = [[[i32; 2]; 64]; 3];
 
 /// The [`PieceTable`] of `weights` on an `n`×`n` board.
 const fn piece_table(n: usize, weights: &Weights) -> PieceTable {
