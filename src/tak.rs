@@ -258,7 +258,7 @@ impl<const N: usize> SearchGame for Position<N> {
             Some(Role::Flat) => ORDER_FLAT,
             Some(Role::Cap) => ORDER_CAP,
             Some(Role::Wall) => ORDER_WALL,
-            None => ORDER_SPREAD + spread_gain(self, self.side_to_move(), mv),
+            None => ORDER_SPREAD + SpreadGains::new(self).gain(mv),
         }
     }
 
@@ -301,48 +301,12 @@ fn flat_value(top: Option<(Color, Role)>, me: Color) -> i32 {
     }
 }
 
-/// Ordering bonus of a spread: flats gained on top (own flats made minus own flats lost and
-/// opponent flats covered), plus a bonus for flattening a wall.
-fn spread_gain<const N: usize>(pos: &Position<N>, me: Color, mv: Move) -> i32 {
-    let origin = mv.square();
-    let height = pos.height(origin) as u32;
-    let carry = mv.count();
-    let pile = pos.pile_bits(origin, height - carry, carry);
-    let moving_role = pos.top(origin).map_or(Role::Flat, |(_, r)| r);
-    let flat_value = |top| flat_value(top, me);
-    let mut gain = 0;
-    // The origin loses its top and shows what is under the carried pieces.
-    let below = (height > carry).then(|| {
-        (
-            pos.color_at(origin, (height - carry - 1) as usize),
-            Role::Flat,
-        )
-    });
-    gain += flat_value(below) - flat_value(pos.top(origin));
-    // Walk the drop mask: each set bit ends one square's drop; its top is the pile piece there.
-    let step = mv.direction().offset::<N>();
-    let mut at = origin.index() as isize;
-    let mut rest = mv.drop_mask() as u32;
-    let mut crush = false;
-    while rest != 0 {
-        let total = rest.trailing_zeros() + 1;
-        rest &= rest - 1;
-        at += step;
-        let square = Square(at as u8);
-        let color = Color::from_bit(pile >> (total - 1));
-        let role = if rest == 0 { moving_role } else { Role::Flat };
-        let before = pos.top(square);
-        crush |= matches!(before, Some((_, Role::Wall)));
-        gain += flat_value(Some((color, role))) - flat_value(before);
-    }
-    gain * ORDER_SPREAD_FLAT + if crush { ORDER_CRUSH } else { 0 }
-}
-
-/// [`spread_gain`] for many spreads of one position: what it reads of the board is kept for the
-/// last origin (the colours of the pieces a spread can carry, the flat gained or lost there by
+/// Ordering bonus of spreads: flats gained on top (own flats made minus own flats lost and
+/// opponent flats covered), plus a bonus for flattening a wall. What it reads of the board is
+/// kept for the last origin (the colours of the pieces a spread can carry, the flat gained or lost there by
 /// carry) and the last direction from it (the worth of each square's top and its walls), so
 /// that the spreads of one stack, which the generator lists together, read the board once.
-/// Spreads in any order get the same gains as [`spread_gain`].
+/// Spreads in any order get the same gains.
 struct SpreadGains<'a, const N: usize> {
     pos: &'a Position<N>,
     me: Color,
@@ -420,7 +384,7 @@ impl<'a, const N: usize> SpreadGains<'a, N> {
         }
     }
 
-    /// The gain of the spread `mv`, as [`spread_gain`] gives it.
+    /// The gain of the spread `mv`.
     #[inline]
     fn gain(&mut self, mv: Move) -> i32 {
         let origin = mv.square();
