@@ -23,6 +23,7 @@ mod komi;
 mod make;
 mod moves;
 mod piece;
+mod roads;
 mod rules;
 mod square;
 pub mod zobrist;
@@ -34,6 +35,7 @@ pub use komi::{Komi, KomiError, HALF_KOMI_TEXT};
 pub use make::Undo;
 pub use moves::{drops_of_mask, mask_of_drops, Move, MovePtn};
 pub use piece::{Color, Role};
+pub use roads::{roads, Roads};
 pub use rules::GameResult;
 pub use square::{Direction, Square, SquareName};
 

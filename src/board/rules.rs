@@ -8,7 +8,7 @@
 //!    left: top flats are counted (walls and capstones do not score). White wins iff
 //!    `2 × (white − black) > half_komi`, Black iff it is smaller; equality is a draw.
 
-use super::{Color, Geo, Position};
+use super::{roads, Color, Position};
 use std::fmt;
 
 /// How a game ended.
@@ -53,7 +53,9 @@ impl<const N: usize> Position<N> {
     /// Whether `color` has a road.
     #[inline]
     pub fn has_road(&self, color: Color) -> bool {
-        Geo::<N>::connects_edges(self.road_pieces(color).0)
+        // A road needs at least N pieces; most positions' players have fewer or no road.
+        let road = self.road_pieces(color).0;
+        road.count_ones() as usize >= N && roads::<N>(road).connected
     }
 
     /// Whether the game ends on flats: the board is full or a player has no pieces left.

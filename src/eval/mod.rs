@@ -35,7 +35,7 @@
 pub mod nnue;
 pub mod params;
 
-use crate::board::{Bitboard, Color, Geo, Position, Square};
+use crate::board::{roads, Bitboard, Color, Geo, Position, Roads, Square};
 use crate::score::Score;
 use params::{Weights, NF};
 
@@ -383,53 +383,22 @@ struct Side {
     road: u64,
     /// Squares where a road piece of the player would complete a road.
     critical: u64,
-    /// Road groups by span (the larger of files and ranks).
-    spans: [u32; 9],
-    /// The smaller spans of the groups, summed over those spanning 2 or more both ways.
-    minor: u32,
-    /// The number of road groups.
-    groups: u32,
+    /// The player's road groups.
+    facts: Roads,
 }
 
 impl Side {
-    /// Walks the player's road groups once: their spans, and the edge floods (the union of the
-    /// groups touching each edge) that give the critical squares.
+    /// The player's pieces and road facts (from the per-thread table of [`roads`]).
+    #[inline(always)]
     fn of<const N: usize>(pos: &Position<N>, color: Color) -> Side {
         let road = pos.road_pieces(color).0;
-        let mut side = Side {
+        let facts = roads::<N>(road);
+        Side {
             mine: pos.controlled(color).0,
             road,
-            critical: 0,
-            spans: [0; 9],
-            minor: 0,
-            groups: 0,
-        };
-        let edges = [
-            Geo::<N>::SOUTH,
-            Geo::<N>::NORTH,
-            Geo::<N>::WEST,
-            Geo::<N>::EAST,
-        ];
-        let mut floods = [0u64; 4];
-        let mut rest = road;
-        while rest != 0 {
-            let group = Geo::<N>::flood(rest & rest.wrapping_neg(), road);
-            rest &= !group;
-            side.groups += 1;
-            let (files, ranks) = spans::<N>(group);
-            side.spans[files.max(ranks) as usize] += 1;
-            if files.min(ranks) >= 2 {
-                side.minor += files.min(ranks);
-            }
-            for (flood, edge) in floods.iter_mut().zip(edges) {
-                if group & edge != 0 {
-                    *flood |= group;
-                }
-            }
+            critical: facts.completing() & !road,
+            facts,
         }
-        let reach = |i: usize| Geo::<N>::dilate(floods[i]) | edges[i];
-        side.critical = ((reach(0) & reach(1)) | (reach(2) & reach(3))) & !road;
-        side
     }
 }
 
@@ -554,11 +523,11 @@ fn side_features<const N: usize, S: Sink>(
 
     // Road groups.
     let road = own.road;
-    for (span, &count) in own.spans.iter().enumerate() {
-        add(SPAN + span, count);
+    for (span, &count) in own.facts.spans.iter().enumerate() {
+        add(SPAN + span, count as u32);
     }
-    add(SPAN_MINOR, own.minor);
-    add(GROUPS, own.groups);
+    add(SPAN_MINOR, own.facts.minor as u32);
+    add(GROUPS, own.facts.groups as u32);
     let hard_theirs = other.mine & (walls | caps);
     for &line in &Tables::<N>::LINES[..2 * N] {
         if line & hard_theirs == 0 {
@@ -619,77 +588,10 @@ fn own_count<const N: usize>(
     }
 }
 
-/// The number of files and of ranks a set of squares touches, without a loop over the ranks:
-/// folding the ranks onto the first (at most eight ranks, so three folds) gives the files, and
-/// adding each rank's lower `N - 1` bits to a rank of ones carries into its top bit exactly when
-/// the rank is not empty (the sum stays inside the rank, so no carry crosses into the next).
-#[inline(always)]
-fn spans<const N: usize>(group: u64) -> (u32, u32) {
-    let mut fold = group | group >> (4 * N);
-    fold |= fold >> (2 * N);
-    fold |= fold >> N;
-    let files = (fold & Geo::<N>::SOUTH).count_ones();
-    let low = Geo::<N>::BOARD & !Geo::<N>::EAST;
-    let ranks = ((((group & low) + low) | group) & Geo::<N>::EAST).count_ones();
-    (files, ranks)
-}
-
 /// Squares next to at least two squares of `set`.
 #[inline(always)]
 fn at_least_two<const N: usize>(set: u64) -> u64 {
     use crate::board::Direction::*;
     let [a, b, c, d] = [North, South, East, West].map(|dir| Geo::<N>::shift(set, dir));
     (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::rng::Rng;
-
-    /// The files and ranks a set touches, square by square.
-    fn spans_by_squares<const N: usize>(set: u64) -> (u32, u32) {
-        let (mut files, mut ranks) = (0u32, 0u32);
-        for sq in Bitboard(set) {
-            let (rank, file) = (sq.index() / N, sq.index() % N);
-            files |= 1 << file;
-            ranks |= 1 << rank;
-        }
-        (files.count_ones(), ranks.count_ones())
-    }
-
-    fn spans_agree<const N: usize>(rng: &mut Rng) {
-        let board = Geo::<N>::BOARD;
-        // Sparse, dense and full sets, and every single square and every full rank and file.
-        let mut sets = vec![0, board];
-        for i in 0..N * N {
-            sets.push(1 << i);
-        }
-        for i in 0..N {
-            sets.push(Geo::<N>::SOUTH << (i * N));
-            sets.push(Geo::<N>::WEST << i);
-        }
-        for _ in 0..2000 {
-            let (a, b) = (rng.next_u64(), rng.next_u64());
-            sets.extend([a & b & board, a & board, (a | b) & board]);
-        }
-        for set in sets {
-            assert_eq!(
-                spans::<N>(set),
-                spans_by_squares::<N>(set),
-                "{N}x{N}: {set:#x}"
-            );
-        }
-    }
-
-    #[test]
-    fn spans_count_the_files_and_ranks_touched_at_every_size() {
-        let mut rng = Rng::new(26);
-        spans_agree::<3>(&mut rng);
-        spans_agree::<4>(&mut rng);
-        spans_agree::<5>(&mut rng);
-        spans_agree::<6>(&mut rng);
-        spans_agree::<7>(&mut rng);
-        spans_agree::<8>(&mut rng);
-    }
 }

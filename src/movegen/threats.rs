@@ -16,12 +16,12 @@
 //! A move that completes the mover's road wins even if it also completes the opponent's.
 
 use super::spread;
-use crate::board::{Bitboard, Color, Direction, Geo, Move, Position, Role, Square};
+use crate::board::{roads, Bitboard, Color, Direction, Geo, Move, Position, Role, Square};
 
 impl<const N: usize> Position<N> {
     /// Empty squares where a flat of `color` would complete a road now.
     pub fn completing_placements(&self, color: Color) -> Bitboard {
-        Bitboard(completing_squares::<N>(self.road_pieces(color).0) & self.empty().0)
+        Bitboard(roads::<N>(self.road_pieces(color).0).completing() & self.empty().0)
     }
 
     /// Where to look for defences against the placement threats of the player not to move:
@@ -123,14 +123,10 @@ impl<const N: usize> Position<N> {
             return None;
         }
         let road = self.road_pieces(me).0;
-        let south = Geo::<N>::flood(Geo::<N>::SOUTH, road);
-        let north = Geo::<N>::flood(Geo::<N>::NORTH, road);
-        let west = Geo::<N>::flood(Geo::<N>::WEST, road);
-        let east = Geo::<N>::flood(Geo::<N>::EAST, road);
         // A segment touches an edge's flood (or the edge) when it meets the flood's
-        // neighbourhood (adjacency is symmetric), so each side is one mask, made once.
-        let [near_south, near_north, near_west, near_east] =
-            near_edges::<N>(south, north, west, east);
+        // neighbourhood (adjacency is symmetric), so each side is one mask.
+        let facts = roads::<N>(road);
+        let [near_south, near_north, near_west, near_east] = facts.near;
         let joins = |seg: u64| {
             (seg & near_south != 0 && seg & near_north != 0)
                 || (seg & near_west != 0 && seg & near_east != 0)
@@ -144,8 +140,7 @@ impl<const N: usize> Position<N> {
             None
         };
         if let Some(role) = role {
-            let completing = (near_south & near_north) | (near_west & near_east);
-            let winning = completing & self.empty().0;
+            let winning = facts.completing() & self.empty().0;
             if winning != 0 {
                 return Some(Move::place(Square(winning.trailing_zeros() as u8), role));
             }
@@ -233,32 +228,11 @@ impl<const N: usize> Position<N> {
     }
 }
 
-/// For each edge (south, north, west, east), the squares on it or next to its flood: a square or
-/// segment there touches that edge's part of the road.
-#[inline(always)]
-fn near_edges<const N: usize>(south: u64, north: u64, west: u64, east: u64) -> [u64; 4] {
-    [
-        Geo::<N>::SOUTH | Geo::<N>::dilate(south),
-        Geo::<N>::NORTH | Geo::<N>::dilate(north),
-        Geo::<N>::WEST | Geo::<N>::dilate(west),
-        Geo::<N>::EAST | Geo::<N>::dilate(east),
-    ]
-}
-
-/// Squares that would join the edge floods of a road into a road, from the four floods.
-#[inline(always)]
-fn completing_from_floods<const N: usize>(south: u64, north: u64, west: u64, east: u64) -> u64 {
-    let [s, n, w, e] = near_edges::<N>(south, north, west, east);
-    (s & n) | (w & e)
-}
-
-/// Squares that would complete a road if added to `road` (occupied or not).
+/// Squares that would complete a road if added to `road` (occupied or not), for a bitboard
+/// looked at once (a placement tried in thought): the four edge floods, not kept in
+/// [`roads`]' table.
 #[inline]
 fn completing_squares<const N: usize>(road: u64) -> u64 {
-    completing_from_floods::<N>(
-        Geo::<N>::flood(Geo::<N>::SOUTH, road),
-        Geo::<N>::flood(Geo::<N>::NORTH, road),
-        Geo::<N>::flood(Geo::<N>::WEST, road),
-        Geo::<N>::flood(Geo::<N>::EAST, road),
-    )
+    let near = |edge: u64| edge | Geo::<N>::dilate(Geo::<N>::flood(edge, road));
+    (near(Geo::<N>::SOUTH) & near(Geo::<N>::NORTH)) | (near(Geo::<N>::WEST) & near(Geo::<N>::EAST))
 }
