@@ -146,9 +146,29 @@ impl<const N: usize> Position<N> {
             }
         }
 
+        // A lone piece empties its square and covers one neighbour, so it can only make a road
+        // by moving onto a square that completes the road as it stands: a flat onto a flat or an
+        // empty square, a capstone onto anything but a capstone. A lone wall adds no road piece.
+        let walls = self.walls().0;
+        let caps = self.caps().0;
+        let completing = facts.completing();
+        let lone_flat_targets = Geo::<N>::dilate(completing & !(walls | caps));
+        let lone_cap_targets = Geo::<N>::dilate(completing & !caps);
         for sq in self.controlled(me) {
             let carry = self.carry_limit(sq);
             let origin = 1u64 << sq.0;
+            if carry == 1 {
+                let targets = if origin & caps != 0 {
+                    lone_cap_targets
+                } else if origin & walls != 0 {
+                    0
+                } else {
+                    lone_flat_targets
+                };
+                if origin & targets == 0 {
+                    continue;
+                }
+            }
             // No spread from here goes further than `carry` squares along a rank or a file.
             if !joins(Geo::<N>::CROSS[sq.index()][carry] | origin) {
                 continue;
