@@ -12,7 +12,9 @@
 //! correction history ([`HistoryTables::correction`]): at the end of each node whose result says
 //! more than its evaluation did (an exact score, or a bound beyond the evaluation), the error is
 //! averaged into the entries of the position's correction keys, so positions that share them
-//! are corrected by what deeper searches found. The table keeps the raw evaluation.
+//! are corrected by what deeper searches found. The table keeps the raw evaluation, and each
+//! worker keeps its search's raw evaluations by hash as well (`Worker::static_eval`), since
+//! the table stores no horizon nodes and each iteration comes back to most of them.
 
 use super::game::SearchGame;
 use super::history::HistoryTables;
@@ -73,7 +75,15 @@ pub struct Worker<'a, G: SearchGame> {
     pub(super) tun: Tunables,
     /// A draw's score by the side to move (contempt: below 0 for the root's side).
     draw: [Score; 2],
+    /// Raw static evaluations of this search by position hash ([`Worker::static_eval`]).
+    evals: Box<[u64]>,
 }
+
+/// Entries of a worker's evaluation cache: 1 MiB. On 6×6 middlegames searched to depth 12,
+/// between a third and two fifths of the static evaluations repeat one made earlier in the same
+/// search (the horizon's positions come back in every iteration, and the table does not keep
+/// them); a cache this size answers about three in ten.
+const EVAL_CACHE: usize = 1 << 17;
 
 impl<'a, G: SearchGame> Worker<'a, G> {
     /// A worker for `pos`, whose game history (`pos` last) is `game`.
@@ -121,6 +131,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             root_depth: 0,
             tun,
             draw,
+            evals: vec![0; EVAL_CACHE].into_boxed_slice(),
         }
     }
 
@@ -220,8 +231,26 @@ impl<'a, G: SearchGame> Worker<'a, G> {
 
     /// The corrected static evaluation of the current position, for the search's leaves.
     #[inline]
-    fn leaf_eval(&self) -> Score {
-        self.corrected(self.pos.evaluate(), self.pos.correction_keys())
+    fn leaf_eval(&mut self) -> Score {
+        let raw = self.static_eval();
+        self.corrected(raw, self.pos.correction_keys())
+    }
+
+    /// The raw static evaluation of the current position, from the evaluation cache when it
+    /// holds it. An entry is the hash's upper half and the score; the slot comes from the lower
+    /// bits, so a hit means that all 17 + 32 of those bits agree. An empty slot (0) never hits:
+    /// a score of 0 under a tag of 0 is simply evaluated again.
+    #[inline]
+    fn static_eval(&mut self) -> Score {
+        let hash = self.pos.hash();
+        let slot = &mut self.evals[hash as usize & (EVAL_CACHE - 1)];
+        let tag = hash >> 32;
+        if *slot != 0 && *slot >> 32 == tag {
+            return Score(*slot as u32 as i32);
+        }
+        let eval = self.pos.evaluate();
+        *slot = tag << 32 | eval.0 as u32 as u64;
+        eval
     }
 
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
@@ -298,7 +327,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
         let raw_eval = match hit {
             Some(h) => Score(h.eval as i32),
-            None => self.pos.evaluate(),
+            None => self.static_eval(),
         };
         let keys = self.pos.correction_keys();
         let eval = self.corrected(raw_eval, keys);
