@@ -13,9 +13,10 @@
 //! more than its evaluation did (an exact score, or a bound beyond the evaluation), the error is
 //! averaged into the entries of the position's correction keys, so positions that share them
 //! are corrected by what deeper searches found. The table keeps the raw evaluation, and each
-//! worker keeps its search's raw evaluations by hash as well (`Worker::static_eval`), since
+//! worker keeps its search's raw evaluations by hash as well ([`super::eval_cache`]), since
 //! the table stores no horizon nodes and each iteration comes back to most of them.
 
+use super::eval_cache::EvalCache;
 use super::game::SearchGame;
 use super::history::HistoryTables;
 use super::ordering::{Class, MovePicker, OrderContext};
@@ -75,15 +76,9 @@ pub struct Worker<'a, G: SearchGame> {
     pub(super) tun: Tunables,
     /// A draw's score by the side to move (contempt: below 0 for the root's side).
     draw: [Score; 2],
-    /// Raw static evaluations of this search by position hash ([`Worker::static_eval`]).
-    evals: Box<[u64]>,
+    /// Raw static evaluations of this search by position hash.
+    evals: EvalCache,
 }
-
-/// Entries of a worker's evaluation cache: 1 MiB. On 6×6 middlegames searched to depth 12,
-/// between a third and two fifths of the static evaluations repeat one made earlier in the same
-/// search (the horizon's positions come back in every iteration, and the table does not keep
-/// them); a cache this size answers about three in ten.
-const EVAL_CACHE: usize = 1 << 17;
 
 impl<'a, G: SearchGame> Worker<'a, G> {
     /// A worker for `pos`, whose game history (`pos` last) is `game`.
@@ -131,7 +126,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             root_depth: 0,
             tun,
             draw,
-            evals: vec![0; EVAL_CACHE].into_boxed_slice(),
+            evals: EvalCache::default(),
         }
     }
 
@@ -237,20 +232,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
     }
 
     /// The raw static evaluation of the current position, from the evaluation cache when it
-    /// holds it. An entry is the hash's upper half and the score; the slot comes from the lower
-    /// bits, so a hit means that all 17 + 32 of those bits agree. An empty slot (0) never hits:
-    /// a score of 0 under a tag of 0 is simply evaluated again.
+    /// holds it.
     #[inline]
     fn static_eval(&mut self) -> Score {
-        let hash = self.pos.hash();
-        let slot = &mut self.evals[hash as usize & (EVAL_CACHE - 1)];
-        let tag = hash >> 32;
-        if *slot != 0 && *slot >> 32 == tag {
-            return Score(*slot as u32 as i32);
-        }
-        let eval = self.pos.evaluate();
-        *slot = tag << 32 | eval.0 as u32 as u64;
-        eval
+        let pos = &self.pos;
+        self.evals.get_or(pos.hash(), || pos.evaluate())
     }
 
     /// Negamax search of the current position to `depth` plies, `ply` plies from the root.
@@ -271,10 +257,13 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if self.stopped {
             return Score::DRAW;
         }
+        // The probe and the evaluation come after the checks below; let their lines load
+        // meanwhile.
+        let hash = self.pos.hash();
         if depth > 0 {
-            // The probe comes after the checks below; let the bucket load meanwhile.
-            self.shared.tt.prefetch(self.pos.hash());
+            self.shared.tt.prefetch(hash);
         }
+        self.evals.prefetch(hash);
         let me = self.pos.side();
         let p = ply as u32;
         if ply > 0 {
@@ -310,7 +299,6 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         }
 
         // Transposition table.
-        let hash = self.pos.hash();
         let hit = self.shared.tt.probe::<G::Move>(hash, p);
         let tt_move = hit.and_then(|h| h.mv).filter(|&m| self.pos.is_legal(m));
         if let Some(h) = hit {

@@ -10,6 +10,7 @@
 //! totals, for the caller's final report.
 
 mod alpha_beta;
+mod eval_cache;
 pub mod game;
 pub mod history;
 pub mod ordering;

@@ -112,6 +112,20 @@ fn bound_of(data: u64) -> Option<Bound> {
     }
 }
 
+/// Starts loading the cache line holding `*at`; on processors other than x86-64 it does nothing.
+#[inline(always)]
+pub(super) fn prefetch_line<T>(at: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        // SAFETY: SSE is part of every x86-64 processor, and a prefetch reads nothing and cannot
+        // fault; the address is a live reference anyway.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>((at as *const T).cast()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = at;
+}
+
 /// Makes the C allocator serve every request of 1 MiB or more with its own memory mapping, so
 /// that a freed table goes back to the system at once.
 ///
@@ -307,19 +321,10 @@ impl TranspositionTable {
     /// Starts loading `hash`'s bucket into the cache, so that a probe made a little later does
     /// not wait for memory. A table larger than the caches misses on nearly every probe, and a
     /// node has work to do before its probe (its result, repetition and wins in one) that can
-    /// overlap the load. It changes nothing else; on other processors it does nothing.
+    /// overlap the load. It changes nothing else.
     #[inline(always)]
     pub fn prefetch(&self, hash: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const Bucket = self.bucket(hash);
-            // SAFETY: SSE is part of every x86-64 processor, and a prefetch reads nothing and
-            // cannot fault; the address is a bucket of this table anyway.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = hash;
+        prefetch_line(self.bucket(hash));
     }
 
     /// Looks `hash` up at a node `ply` plies from the root.
