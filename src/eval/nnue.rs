@@ -109,6 +109,13 @@
 //! −366 =141 in 975 games, +36 [+16, +57], LLR 3.00 (H1). `s6-r5.nnue` stays in the tree as the
 //! previous round. `cairn bench` with both built-in networks: 757,530 nodes.
 //!
+//! `s6-r7.nnue`, the candidate of the third 6×6 round (not built in until it passes its SPRT
+//! against the engine with `s6-r6`), is the same fit on 2,991,815 lines: the data of `s6-r6`
+//! and shards 1 to 24 of seed 63 (`--seed 63`, the same settings, played by the engine with
+//! `s6-r6` built in; 1,439,912 lines). `auto` kept 0.65 of the correction. Validation (111,235
+//! game positions, 38,351 siblings held out): games 0.04248 linear, 0.03780 the network;
+//! siblings 0.01265 linear, 0.01085 the network.
+//!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
 //! where it won an SPRT against the linear evaluation at equal time; the environment variable
