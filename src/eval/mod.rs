@@ -156,12 +156,10 @@ impl Features {
     }
 }
 
-/// Adds weighted features straight into two running sums, one per phase weight, tapered once
-/// at the end (the search's path).
+/// Adds features weighted by any weights into two running sums, one per phase weight, tapered
+/// once at the end ([`evaluate_with`]).
 struct Accumulator<'a> {
     weights: &'a Weights,
-    /// The weights' [`PieceTable`], when they are the shipped ones.
-    table: Option<&'static PieceTable>,
     early: i64,
     late: i64,
 }
@@ -173,35 +171,89 @@ impl Sink for Accumulator<'_> {
         self.early += value as i64 * w[0] as i64;
         self.late += value as i64 * w[1] as i64;
     }
+}
+
+/// A weight pair `[opening, end]` as one integer, `end · 2³² + opening`, so that one product
+/// and one sum serve both phases: the sum of `value · pack(w)` over the features is `L · 2³² +
+/// E`, where `E` and `L` are the sums by the opening and the end weights, and [`unpack`] gives
+/// them back exactly while both lie inside the `i32` range.
+///
+/// That holds for the shipped weights. [`Tables::PACKED`] refuses to build unless each is below
+/// [`PACKED_WEIGHT_MAX`] in size; no feature's value reaches 1,024 (each counts squares, at most
+/// 64, pieces, at most 104 on 8×8, pieces times their four neighbours, or the flat lead in half
+/// flats with komi); and a piece's table row sums at most four weights. So `|E|` and `|L|` stay
+/// below `(84 · 1,024 + 104 · 4) · 4,096`, under 2³¹ / 6. The test that the evaluation is linear
+/// in its weights checks the shipped path against the features dotted with the weights at every
+/// size.
+const fn pack(w: [i32; 2]) -> i64 {
+    w[1] as i64 * (1 << 32) + w[0] as i64
+}
+
+/// The opening and end sums of a sum of [`pack`]ed weights.
+#[inline(always)]
+fn unpack(sum: i64) -> (i64, i64) {
+    let early = sum as i32 as i64;
+    (early, (sum - early) >> 32)
+}
+
+/// The largest size of a shipped weight that [`pack`] takes (the largest is 465).
+const PACKED_WEIGHT_MAX: i32 = 4096;
+
+/// The shipped weights, [`pack`]ed.
+type PackedWeights = [i64; NF];
+
+/// Adds features weighted by the shipped weights into one packed sum (the search's path): the
+/// weights a top piece adds alone come from [`PieceTable`] rows, one per piece.
+struct Packed {
+    weights: &'static PackedWeights,
+    pieces: &'static PieceTable,
+    sum: i64,
+}
+
+impl Sink for Packed {
+    #[inline(always)]
+    fn add(&mut self, index: usize, value: i32) {
+        self.sum += value as i64 * self.weights[index];
+    }
 
     #[inline(always)]
     fn pieces<const N: usize>(&mut self, tops: [u64; 3], sign: i32) {
-        let Some(table) = self.table else {
-            return piece_features::<N, Self>(tops, sign, self);
-        };
-        let (mut early, mut late) = (0i64, 0i64);
-        for (rows, &set) in table.iter().zip(&tops) {
+        let mut sum = 0i64;
+        for (rows, &set) in self.pieces.iter().zip(&tops) {
             for sq in Bitboard(set) {
-                let w = rows[sq.index()];
-                early += w[0] as i64;
-                late += w[1] as i64;
+                sum += rows[sq.index()];
             }
         }
-        self.early += sign as i64 * early;
-        self.late += sign as i64 * late;
+        self.sum += sign as i64 * sum;
     }
 }
 
 /// By role (flat, wall, capstone) and square, the weights a top piece there adds alone
-/// ([`piece_features`]), summed: `[opening, end]`.
-type PieceTable = [[[i32; 2]; 64]; 3];
+/// ([`piece_features`]), summed and [`pack`]ed.
+type PieceTable = [[i64; 64]; 3];
+
+/// The shipped `weights`, [`pack`]ed, checked against [`PACKED_WEIGHT_MAX`].
+const fn packed_weights(weights: &Weights) -> PackedWeights {
+    let mut out = [0i64; NF];
+    let mut i = 0;
+    while i < NF {
+        let w = weights.0[i];
+        assert!(
+            w[0].abs() < PACKED_WEIGHT_MAX && w[1].abs() < PACKED_WEIGHT_MAX,
+            "a shipped weight is too large to pack"
+        );
+        out[i] = pack(w);
+        i += 1;
+    }
+    out
+}
 
 /// The [`PieceTable`] of `weights` on an `n`×`n` board.
 const fn piece_table(n: usize, weights: &Weights) -> PieceTable {
     use feature::*;
     let rings = rings(n);
     let classes = classes(n);
-    let mut table = [[[0i32; 2]; 64]; 3];
+    let mut table = [[0i64; 64]; 3];
     let mut sq = 0;
     while sq < n * n {
         let bit = 1u64 << sq;
@@ -213,15 +265,21 @@ const fn piece_table(n: usize, weights: &Weights) -> PieceTable {
         while classes[class] & bit == 0 {
             class += 1;
         }
+        let mut row = [[0i32; 2]; 3];
         let mut phase = 0;
         while phase < 2 {
             let w = &weights.0;
             let center = w[CENTER + ring][phase];
-            table[0][sq][phase] = center + w[PSQT_FLAT + class][phase];
-            table[1][sq][phase] = center + w[PSQT_WALL + class][phase] + w[WALL][phase];
+            row[0][phase] = center + w[PSQT_FLAT + class][phase];
+            row[1][phase] = center + w[PSQT_WALL + class][phase] + w[WALL][phase];
             let cap_center = if ring > 0 { w[CAP_CENTER][phase] } else { 0 };
-            table[2][sq][phase] = center + w[PSQT_CAP + class][phase] + w[CAP][phase] + cap_center;
+            row[2][phase] = center + w[PSQT_CAP + class][phase] + w[CAP][phase] + cap_center;
             phase += 1;
+        }
+        let mut role = 0;
+        while role < 3 {
+            table[role][sq] = pack(row[role]);
+            role += 1;
         }
         sq += 1;
     }
@@ -285,30 +343,33 @@ pub fn evaluate<const N: usize>(pos: &Position<N>) -> Score {
 /// The linear evaluation of `pos` for the side to move with the shipped weights, whatever
 /// network is loaded (the tests of the linear terms, and a residual network's base).
 pub fn evaluate_linear<const N: usize>(pos: &Position<N>) -> Score {
-    accumulate(pos, params::WEIGHTS[N], Some(&Tables::<N>::PIECES))
+    let mut acc = Packed {
+        weights: &Tables::<N>::PACKED,
+        pieces: &Tables::<N>::PIECES,
+        sum: 0,
+    };
+    extract(pos, &mut acc);
+    let (early, late) = unpack(acc.sum);
+    taper(pos, early, late)
 }
 
 /// The evaluation of `pos` for the side to move with the given weights.
 pub fn evaluate_with<const N: usize>(pos: &Position<N>, weights: &Weights) -> Score {
-    accumulate(pos, weights, None)
-}
-
-/// The evaluation of `pos` with `weights`, whose [`PieceTable`] is `table` if given.
-#[inline(always)]
-fn accumulate<const N: usize>(
-    pos: &Position<N>,
-    weights: &Weights,
-    table: Option<&'static PieceTable>,
-) -> Score {
-    let (total, used) = phase(pos);
     let mut acc = Accumulator {
         weights,
-        table,
         early: 0,
         late: 0,
     };
     extract(pos, &mut acc);
-    let sum = acc.early * (total - used) as i64 + acc.late * used as i64;
+    taper(pos, acc.early, acc.late)
+}
+
+/// The evaluation from the sums by the opening and the end weights, blended by the pieces
+/// played.
+#[inline(always)]
+fn taper<const N: usize>(pos: &Position<N>, early: i64, late: i64) -> Score {
+    let (total, used) = phase(pos);
+    let sum = early * (total - used) as i64 + late * used as i64;
     Score((sum / total as i64) as i32)
 }
 
@@ -362,6 +423,8 @@ impl<const N: usize> Tables<N> {
     const CLASSES: [u64; CLASSES] = classes(N);
     /// The shipped weights' [`PieceTable`].
     const PIECES: PieceTable = piece_table(N, params::WEIGHTS[N]);
+    /// The shipped weights, [`pack`]ed.
+    const PACKED: PackedWeights = packed_weights(params::WEIGHTS[N]);
     /// Each rank and each file as a mask.
     const LINES: [u64; 16] = {
         let mut lines = [0u64; 16];
