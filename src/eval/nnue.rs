@@ -89,7 +89,7 @@
 //!
 //! `s5-r1.nnue`, built in for 5×5 since it passed its SPRT, is the same recipe at 5×5: `cairn
 //! tune --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50
-//! --shard I/80` for shards 1 to 12 (6,000 games, 466,939 lines), then the same fit with `--size
+//! --shard I/80` for shards 1 to 12 (6,000 games, 466,915 lines), then the same fit with `--size
 //! 5`; `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines):
 //! game positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the
 //! network. The 5×5 linear weights were fitted on games of Tiltak, not on Cairn's self-play,
@@ -101,7 +101,7 @@
 //!
 //! `s6-r6.nnue`, built in for 6×6 since it beat `s6-r5` by SPRT, is the second round at 6×6: the
 //! 18 shards of seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the
-//! engine with `s6-r5` built in; 477,659 lines), 1.55 M lines in all, the same fit (`auto` kept
+//! engine with `s6-r5` built in; 477,643 lines), 1.55 M lines in all, the same fit (`auto` kept
 //! 0.55). Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear,
 //! 0.04005 the network; siblings 0.01229 linear, 0.01113 the network. At equal time against the
 //! engine with `s6-r5` built in (10+0.1, the public book from openings 901, 401, 101, 601, 151
@@ -110,11 +110,12 @@
 //! previous round. `cairn bench` with both built-in networks: 757,530 nodes.
 //!
 //! `s6-r7.nnue`, the candidate of the third 6×6 round (not built in until it passes its SPRT
-//! against the engine with `s6-r6`), is the same fit on 2,991,815 lines: the data of `s6-r6`
+//! against the engine with `s6-r6`), is the same fit on 2,991,715 lines: the data of `s6-r6`
 //! and shards 1 to 24 of seed 63 (`--seed 63`, the same settings, played by the engine with
-//! `s6-r6` built in; 1,439,912 lines). `auto` kept 0.65 of the correction. Validation (111,235
+//! `s6-r6` built in; 1,439,864 lines). `auto` kept 0.65 of the correction. Validation (111,235
 //! game positions, 38,351 siblings held out): games 0.04248 linear, 0.03780 the network;
 //! siblings 0.01265 linear, 0.01085 the network.
+//! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
 //! binary file ([`Network::from_bytes`]). A network is built into the binary ([`BUILT_IN`]) only
