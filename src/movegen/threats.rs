@@ -127,6 +127,7 @@ impl<const N: usize> Position<N> {
         // neighbourhood (adjacency is symmetric), so each side is one mask.
         let facts = roads::<N>(road);
         let [near_south, near_north, near_west, near_east] = facts.near;
+        let completing = facts.completing();
         let joins = |seg: u64| {
             (seg & near_south != 0 && seg & near_north != 0)
                 || (seg & near_west != 0 && seg & near_east != 0)
@@ -140,7 +141,7 @@ impl<const N: usize> Position<N> {
             None
         };
         if let Some(role) = role {
-            let winning = facts.completing() & self.empty().0;
+            let winning = completing & self.empty().0;
             if winning != 0 {
                 return Some(Move::place(Square(winning.trailing_zeros() as u8), role));
             }
@@ -151,7 +152,6 @@ impl<const N: usize> Position<N> {
         // empty square, a capstone onto anything but a capstone. A lone wall adds no road piece.
         let walls = self.walls().0;
         let caps = self.caps().0;
-        let completing = facts.completing();
         let lone_flat_targets = Geo::<N>::dilate(completing & !(walls | caps));
         let lone_cap_targets = Geo::<N>::dilate(completing & !caps);
         for sq in self.controlled(me) {
@@ -173,7 +173,7 @@ impl<const N: usize> Position<N> {
             if !joins(Geo::<N>::CROSS[sq.index()][carry] | origin) {
                 continue;
             }
-            let is_cap = self.caps().contains(sq);
+            let is_cap = origin & caps != 0;
             for dir in Direction::ALL {
                 let (distance, wall_next) = self.reach(sq, dir);
                 let crush = is_cap && wall_next && distance < carry;
