@@ -19,7 +19,9 @@ use std::path::PathBuf;
     --steps 200 --write\n  \
     cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
     --epochs 12\n  \
-    cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n\n\
+    cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n  \
+    cairn tune --score-nets s6-r6.nnue,s6-r7.nnue --data s6-seed63-31.txt --size 6 \
+    --lambda 0.5\n\n\
     Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
     The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
 pub struct TuneCli {
@@ -35,6 +37,11 @@ pub struct TuneCli {
     /// this state file (see src/tune/spsa.rs). --freeze names constants to leave alone.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "data", "nnue", "write"])]
     pub spsa: Option<PathBuf>,
+    /// Score these network files (comma-separated) beside the linear evaluation on every line
+    /// of --data, split into game positions and siblings (instead of tuning): one yardstick
+    /// for networks of different rounds. Give data none of them was trained on.
+    #[arg(long, value_name = "FILES", value_delimiter = ',', conflicts_with_all = ["generate", "import", "nnue", "spsa", "write"])]
+    pub score_nets: Vec<PathBuf>,
     /// SPSA's end rate r_end = a_end / c_end² (--spsa).
     #[arg(long, default_value_t = 0.002)]
     pub spsa_rate: f64,
@@ -177,6 +184,7 @@ impl From<TuneCli> for TuneArgs {
                 residual_scale: cli.residual_scale,
             }),
             spsa: cli.spsa,
+            score_nets: cli.score_nets,
             spsa_rate: cli.spsa_rate,
             import: cli.import,
             teacher: cli.teacher,

@@ -31,6 +31,9 @@ pub struct TuneArgs {
     pub nnue: Option<NnueArgs>,
     /// Tune the search's constants by SPSA, with this state file (instead of the weights).
     pub spsa: Option<PathBuf>,
+    /// Network files to score on every line of `data` beside the linear evaluation (instead
+    /// of tuning).
+    pub score_nets: Vec<PathBuf>,
     /// SPSA's end rate `r_end` (`spsa`).
     pub spsa_rate: f64,
     /// PTN files whose games become data lines in `out` (instead of tuning).
@@ -135,6 +138,8 @@ pub fn run(args: TuneArgs) -> i32 {
         crate::with_size!(size, |N| run_spsa::<N>(&args, path), else unreachable!())
     } else if args.generate {
         crate::with_size!(size, |N| generate::<N>(&args), else unreachable!())
+    } else if !args.score_nets.is_empty() {
+        crate::with_size!(size, |N| score_nets::<N>(&args), else unreachable!())
     } else if let Some(nnue) = &args.nnue {
         crate::with_size!(size, |N| train_nnue::<N>(&args, nnue), else unreachable!())
     } else if !args.import.is_empty() {
@@ -297,6 +302,81 @@ fn check_split(args: &TuneArgs) -> Result<(), String> {
     }
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
+    }
+    Ok(())
+}
+
+/// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
+/// data files, split into the games' own positions and the siblings. Each round of training
+/// reports its losses on its own holdout; this scores networks of different rounds on the same
+/// lines, so they can be compared before their SPRT (give lines none of them was trained on).
+fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    use crate::eval::nnue::Network;
+    use network::NetData;
+    if args.data.is_empty() {
+        return Err("--score-nets needs --data FILE to score the networks on".to_string());
+    }
+    check_split(args)?;
+    let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
+    if !(k > 0.0 && k.is_finite()) {
+        return Err(format!("--k {k}: must be positive"));
+    }
+    let nets = args
+        .score_nets
+        .iter()
+        .map(|path| {
+            let name = path.display();
+            let bytes = std::fs::read(path).map_err(|e| format!("--score-nets {name}: {e}"))?;
+            let net =
+                Network::from_bytes(&bytes).map_err(|e| format!("--score-nets {name}: {e}"))?;
+            if net.size() != N {
+                return Err(format!(
+                    "--score-nets {name}: a network for {0}x{0}, not {N}x{N}",
+                    net.size()
+                ));
+            }
+            Ok((name.to_string(), net))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut data = NetData::default();
+    for path in &args.data {
+        let file = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let (_, lines) =
+            NetData::read::<N>(&text, 1.0, false).map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!("tune: {file}: {} positions", lines.len());
+        data.append(lines);
+    }
+    if data.is_empty() {
+        return Err("--data: no data lines to score on".to_string());
+    }
+    data.blend(args.lambda, k);
+    let linear = data.split_loss(None, k);
+    println!(
+        "{N}x{N}: {} game positions, {} siblings (lambda {}, K {k})",
+        linear.n_games, linear.n_siblings, args.lambda
+    );
+    let width = nets
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    println!(
+        "{:<width$}  {:>9}  {:>9}  {:>9}",
+        "", "games", "siblings", "vs linear"
+    );
+    let row = |name: &str, loss: &network::SplitLoss| {
+        println!(
+            "{name:<width$}  {:>9.6}  {:>9.6}  {:>9.4}",
+            loss.games,
+            loss.siblings,
+            loss.relative_to(&linear)
+        );
+    };
+    row("linear", &linear);
+    for (name, net) in &nets {
+        row(name, &data.split_loss(Some(net), k));
     }
     Ok(())
 }

@@ -108,6 +108,41 @@ impl NetData {
         sum / self.len().max(1) as f64
     }
 
+    /// Mean squared errors of a finished network's predictions, split into the games' own
+    /// positions and the siblings; `None` is the linear evaluation (`sigmoid(k · eval)`).
+    /// A residual network's correction is added to the linear evaluation's logit at the
+    /// shipped scale, as in play.
+    /// The network must be of the size the data was read for.
+    pub fn split_loss(&self, net: Option<&Network>, k: f64) -> SplitLoss {
+        (0..self.len())
+            .into_par_iter()
+            .fold(SplitLoss::default, |mut loss, i| {
+                let linear = self.linear[i] as f64;
+                let logit = match net {
+                    None => k * linear,
+                    Some(net) => {
+                        let (mine, theirs) = self.sample(i);
+                        let base = if net.is_residual() {
+                            SHIPPED_K * linear
+                        } else {
+                            0.0
+                        };
+                        base + net.logit_of(mine, theirs) as f64
+                    }
+                };
+                let e = (sigmoid(logit) - self.targets[i] as f64).powi(2);
+                loss.add(e, self.results[i].is_nan());
+                loss
+            })
+            .reduce(SplitLoss::default, |a, b| SplitLoss {
+                games: a.games + b.games,
+                siblings: a.siblings + b.siblings,
+                n_games: a.n_games + b.n_games,
+                n_siblings: a.n_siblings + b.n_siblings,
+            })
+            .means()
+    }
+
     /// Reads the data lines of `text` (comments skipped): the last `holdout` share of them as
     /// validation samples, the rest as training samples, under all 8 symmetries if `augment`.
     /// Errors name the line.
@@ -187,6 +222,24 @@ pub struct SplitLoss {
 }
 
 impl SplitLoss {
+    /// Adds the squared error `e` of a sibling (`sibling`) or of a game position.
+    fn add(&mut self, e: f64, sibling: bool) {
+        if sibling {
+            self.siblings += e;
+            self.n_siblings += 1;
+        } else {
+            self.games += e;
+            self.n_games += 1;
+        }
+    }
+
+    /// The sums added so far as means.
+    fn means(mut self) -> SplitLoss {
+        self.games /= self.n_games.max(1) as f64;
+        self.siblings /= self.n_siblings.max(1) as f64;
+        self
+    }
+
     /// Each kind's loss as a share of `baseline`'s, summed over the kinds that have positions:
     /// both kinds count alike, however many of each there are. The game positions are what
     /// the players chose; the siblings stand for the positions a search mostly evaluates.
@@ -413,18 +466,9 @@ impl Model {
                 let mut loss = SplitLoss::default();
                 for &(base, correction, target, sibling) in &parts {
                     let p = sigmoid((base + scale * correction) as f64);
-                    let e = (p - target as f64).powi(2);
-                    if sibling {
-                        loss.siblings += e;
-                        loss.n_siblings += 1;
-                    } else {
-                        loss.games += e;
-                        loss.n_games += 1;
-                    }
+                    loss.add((p - target as f64).powi(2), sibling);
                 }
-                loss.games /= loss.n_games.max(1) as f64;
-                loss.siblings /= loss.n_siblings.max(1) as f64;
-                loss
+                loss.means()
             })
             .collect()
     }

@@ -209,6 +209,14 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
     assert!((after - after_q).abs() < 2e-3, "{after} vs {after_q}");
     // The network's evaluation of a position is its logit in centiflats.
     let net = model.to_network();
+    // Scoring the finished network gives the quantised loss training reported (no siblings
+    // here: every position has a result).
+    let scored = valid.split_loss(Some(&net), SHIPPED_K);
+    assert_eq!((scored.n_games, scored.n_siblings), (valid.len(), 0));
+    assert!(
+        (scored.games - after_q).abs() < 1e-9,
+        "{scored:?} vs {after_q}"
+    );
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     let cp = net.evaluate(&pos).0 as f32;
     assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
@@ -278,6 +286,24 @@ fn a_residual_network_corrects_the_linear_evaluation() {
         "{split:?} vs {after}"
     );
     assert!(split[1].relative_to(&split[0]) < 1.0);
+    // A finished network scores as the model does: the linear evaluation exactly, the
+    // quantised correction within its rounding.
+    let linear_split = valid.split_loss(None, SHIPPED_K);
+    assert_eq!(
+        (linear_split.n_games, linear_split.n_siblings),
+        (split[0].n_games, split[0].n_siblings)
+    );
+    assert!((linear_split.games - split[0].games).abs() < 1e-9);
+    assert!((linear_split.siblings - split[0].siblings).abs() < 1e-9);
+    let net_split = valid.split_loss(Some(&model.to_network()), SHIPPED_K);
+    assert!(
+        (net_split.games - split[1].games).abs() < 2e-3,
+        "{net_split:?}"
+    );
+    assert!(
+        (net_split.siblings - split[1].siblings).abs() < 2e-3,
+        "{net_split:?}"
+    );
     // The teacher is exactly the linear evaluation plus the correction it learnt: most of it is
     // worth keeping.
     assert!(best_of(&model) >= 0.75, "{}", best_of(&model));
@@ -286,6 +312,15 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
     assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+}
+
+/// The data lines (not comments or blank lines) of a data file.
+fn data_line_count(path: &std::path::Path) -> usize {
+    std::fs::read_to_string(path)
+        .expect("data file")
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .count()
 }
 
 /// `cairn tune --nnue` trains on a data file and writes a network the engine can read; bad
@@ -384,6 +419,53 @@ fn tune_nnue_writes_a_network() {
     assert!(out.status.success(), "{stderr}");
     assert!(stderr.contains("scale 0.00: games"), "{stderr}");
     assert_eq!(stderr.matches("<- written").count(), 1, "{stderr}");
+    // --score-nets scores the written network beside the linear evaluation on every line.
+    let score = |size: &str, nets: &str| {
+        run(&[
+            "--size",
+            size,
+            "--data",
+            data.to_str().unwrap(),
+            "--lambda",
+            "0.5",
+            "--score-nets",
+            nets,
+        ])
+    };
+    let lines = data_line_count(&data);
+    let out = score("5", net.to_str().unwrap());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        stdout.starts_with(&format!(
+            "5x5: {lines} game positions, 0 siblings (lambda 0.5"
+        )),
+        "{stdout}"
+    );
+    let rows: Vec<&str> = stdout.lines().skip(2).collect();
+    assert_eq!(rows.len(), 2, "{stdout}");
+    assert!(
+        rows[0].starts_with("linear ") && rows[0].ends_with(" 1.0000"),
+        "{stdout}"
+    );
+    assert!(rows[1].starts_with(net.to_str().unwrap()), "{stdout}");
+    let out = score("6", net.to_str().unwrap());
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("a network for 5x5, not 6x6"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = score("5", data.to_str().unwrap());
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a Cairn network file"));
+    let out = run(&["--size", "5", "--score-nets", net.to_str().unwrap()]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --data"));
     let out = scaled("0", true);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--residual-scale 0: must be above 0"));
