@@ -74,7 +74,8 @@
 //!
 //! **Networks are kept in the tree** (`src/eval/nets/`), so that a network's SPRT can span
 //! working sessions on machines that keep nothing else; a test checks that each one reads.
-//! `s6-r5.nnue`, built in from its SPRT until `s6-r6` replaced it, is the same recipe on data
+//! `s6-r5.nnue` (in the history, no longer in the tree), built in from its SPRT until `s6-r6`
+//! replaced it, was the same recipe on data
 //! from the engine of its day:
 //! `cairn tune --generate --size 6 --half-komi 4 --games 40000 --nodes 8000 --seed 61
 //! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 273 k of them
@@ -99,22 +100,27 @@
 //! 701, over two working sessions) it passed: +186 −104 =77 in 367 games, +79 [+47, +112], LLR
 //! 2.98 (H1). `cairn bench` with it and `s6-r5`: 731,319 nodes.
 //!
-//! `s6-r6.nnue`, built in for 6×6 since it beat `s6-r5` by SPRT, is the second round at 6×6: the
+//! `s6-r6.nnue`, built in for 6×6 from its SPRT until `s6-r7` replaced it, is the second round at 6×6: the
 //! 18 shards of seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the
 //! engine with `s6-r5` built in; 477,643 lines), 1.55 M lines in all, the same fit (`auto` kept
 //! 0.55). Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear,
 //! 0.04005 the network; siblings 0.01229 linear, 0.01113 the network. At equal time against the
 //! engine with `s6-r5` built in (10+0.1, the public book from openings 901, 401, 101, 601, 151
 //! and 651, six streams over two working sessions, two at a time, `elo1=10`) it passed: +468
-//! −366 =141 in 975 games, +36 [+16, +57], LLR 3.00 (H1). `s6-r5.nnue` stays in the tree as the
-//! previous round. `cairn bench` with both built-in networks: 757,530 nodes.
+//! −366 =141 in 975 games, +36 [+16, +57], LLR 3.00 (H1). `cairn bench` with it and `s5-r1`:
+//! 757,530 nodes. It stays in the tree as the previous round.
 //!
-//! `s6-r7.nnue`, the candidate of the third 6×6 round (not built in until it passes its SPRT
-//! against the engine with `s6-r6`), is the same fit on 2,991,715 lines: the data of `s6-r6`
-//! and shards 1 to 24 of seed 63 (`--seed 63`, the same settings, played by the engine with
-//! `s6-r6` built in; 1,439,864 lines). `auto` kept 0.65 of the correction. Validation (111,235
-//! game positions, 38,351 siblings held out): games 0.04248 linear, 0.03780 the network;
-//! siblings 0.01265 linear, 0.01085 the network.
+//! `s6-r7.nnue`, built in for 6×6 since it beat `s6-r6` by SPRT, is the third round: the same
+//! fit on 2,991,715 lines, the data of `s6-r6` and shards 1 to 24 of seed 63 (`--seed 63`, the
+//! same settings, played by the engine with `s6-r6` built in; 1,439,864 lines). `auto` kept
+//! 0.65 of the correction. Validation (111,235 game positions, 38,351 siblings held out): games
+//! 0.04248 linear, 0.03780 the network; siblings 0.01265 linear, 0.01085 the network. On seed
+//! 63's shards 25 to 29 and 31, which no round was trained on (`cairn tune --score-nets`): games
+//! 0.04175 linear, 0.03987 `s6-r6`, 0.03610 `s6-r7`; siblings 0.01239, 0.00978, 0.01002. At
+//! equal nodes (40000, openings from 301) it beat the engine with `s6-r6` built in by +227 −137
+//! =60 in 424 games, +75 ± 31 (H1, `elo1=10`); at equal time (10+0.1, openings 251, 751, 51 and
+//! 551, four streams over two working sessions, two at a time) stood at +152 −109 =45 in 306 games, +49 [+13, +86], LLR 1.33 when paused; it goes on. `cairn bench` with it
+//! and `s5-r1`: 808,755 nodes.
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
@@ -898,11 +904,11 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r6`; 5×5: `s5-r1` (see the module doc).
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r7`; 5×5: `s5-r1` (see the module doc).
 /// Both are residual networks: each correction was fitted on top of the shipped linear weights
 /// of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
-    include_bytes!("nets/s6-r6.nnue"),
+    include_bytes!("nets/s6-r7.nnue"),
     include_bytes!("nets/s5-r1.nnue"),
 ];
 
