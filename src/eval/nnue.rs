@@ -119,7 +119,7 @@
 //! 0.04175 linear, 0.03987 `s6-r6`, 0.03610 `s6-r7`; siblings 0.01239, 0.00978, 0.01002. At
 //! equal nodes (40000, openings from 301) it beat the engine with `s6-r6` built in by +227 −137
 //! =60 in 424 games, +75 ± 31 (H1, `elo1=10`); at equal time (10+0.1, openings 251, 751, 51 and
-//! 551, four streams over two working sessions, two at a time) stood at +152 −109 =45 in 306 games, +49 [+13, +86], LLR 1.33 when paused; it goes on. `cairn bench` with it
+//! 551, four streams over two working sessions, two at a time) stood at +198 −136 =63 in 397 games, +55 [+23, +87], LLR 1.98, at the end of 27 November; it goes on. `cairn bench` with it
 //! and `s5-r1`: 808,755 nodes.
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
