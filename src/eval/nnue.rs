@@ -100,10 +100,10 @@
 //! 701, over two working sessions) it passed: +186 −104 =77 in 367 games, +79 [+47, +112], LLR
 //! 2.98 (H1). `cairn bench` with it and `s6-r5`: 731,319 nodes.
 //!
-//! `s6-r6.nnue`, built in for 6×6 from its SPRT until `s6-r7` replaced it, is the second round at 6×6: the
-//! 18 shards of seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings, played by the
-//! engine with `s6-r5` built in; 477,643 lines), 1.55 M lines in all, the same fit (`auto` kept
-//! 0.55). Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear,
+//! `s6-r6.nnue`, built in for 6×6 from its SPRT until `s6-r7` replaced it, is the second round
+//! at 6×6: the 18 shards of seed 61 and 8 shards of seed 62 (`--seed 62`, the same settings,
+//! played by the engine with `s6-r5` built in; 477,643 lines), 1.55 M lines in all, the same
+//! fit (`auto` kept 0.55). Validation (57,819 game positions, 19,774 siblings held out): games 0.04373 linear,
 //! 0.04005 the network; siblings 0.01229 linear, 0.01113 the network. At equal time against the
 //! engine with `s6-r5` built in (10+0.1, the public book from openings 901, 401, 101, 601, 151
 //! and 651, six streams over two working sessions, two at a time, `elo1=10`) it passed: +468
@@ -119,8 +119,9 @@
 //! 0.04175 linear, 0.03987 `s6-r6`, 0.03610 `s6-r7`; siblings 0.01239, 0.00978, 0.01002. At
 //! equal nodes (40000, openings from 301) it beat the engine with `s6-r6` built in by +227 −137
 //! =60 in 424 games, +75 ± 31 (H1, `elo1=10`); at equal time (10+0.1, openings 251, 751, 51 and
-//! 551, four streams over two working sessions, two at a time) stood at +198 −136 =63 in 397 games, +55 [+23, +87], LLR 1.98, at the end of 27 November; it goes on. `cairn bench` with it
-//! and `s5-r1`: 808,755 nodes.
+//! 551, four streams over two working sessions, two at a time) it stood at +198 −136 =63 in
+//! 397 games, +55 [+23, +87], LLR 1.98, at the end of 27 November; it goes on. `cairn bench`
+//! with it and `s5-r1`: 808,755 nodes.
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small

@@ -306,6 +306,15 @@ fn check_split(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// The logistic scale of a network fit or score: `--k`, or the shipped weights' scale.
+fn network_k(args: &TuneArgs) -> Result<f64, String> {
+    let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
+    if !(k > 0.0 && k.is_finite()) {
+        return Err(format!("--k {k}: must be positive"));
+    }
+    Ok(k)
+}
+
 /// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
 /// data files, split into the games' own positions and the siblings. Each round of training
 /// reports its losses on its own holdout; this scores networks of different rounds on the same
@@ -317,10 +326,7 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         return Err("--score-nets needs --data FILE to score the networks on".to_string());
     }
     check_split(args)?;
-    let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
-    if !(k > 0.0 && k.is_finite()) {
-        return Err(format!("--k {k}: must be positive"));
-    }
+    let k = network_k(args)?;
     let nets = args
         .score_nets
         .iter()
@@ -412,10 +418,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         }
         _ => {}
     }
-    let k = args.k.unwrap_or(crate::eval::SHIPPED_K);
-    if !(k > 0.0 && k.is_finite()) {
-        return Err(format!("--k {k}: must be positive"));
-    }
+    let k = network_k(args)?;
     let mut train = NetData::default();
     let mut valid = NetData::default();
     for path in &args.data {
