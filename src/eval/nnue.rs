@@ -118,10 +118,10 @@
 //! 63's shards 25 to 29 and 31, which no round was trained on (`cairn tune --score-nets`): games
 //! 0.04175 linear, 0.03987 `s6-r6`, 0.03610 `s6-r7`; siblings 0.01239, 0.00978, 0.01002. At
 //! equal nodes (40000, openings from 301) it beat the engine with `s6-r6` built in by +227 −137
-//! =60 in 424 games, +75 ± 31 (H1, `elo1=10`); at equal time (10+0.1, openings 251, 751, 51 and
-//! 551, four streams over two working sessions, two at a time) it stood at +198 −136 =63 in
-//! 397 games, +55 [+23, +87], LLR 1.98, at the end of 27 November; it goes on. `cairn bench`
-//! with it and `s5-r1`: 808,755 nodes.
+//! =60 in 424 games, +75 ± 31 (H1, `elo1=10`); at equal time (10+0.1, openings 251, 751, 51,
+//! 551, 351, 851 and 151, seven streams over three working sessions, two at a time) it passed:
+//! +304 −205 =84 in 593 games, +59 [+33, +85], LLR 3.14 (H1). `cairn bench` with it and
+//! `s5-r1`: 808,755 nodes.
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small

@@ -294,12 +294,18 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks the arguments every fit shares: the result's weight in the target and the share held
-/// out for validation.
-fn check_split(args: &TuneArgs) -> Result<(), String> {
+/// Checks the result's weight in the target, which every fit and `--score-nets` read.
+fn check_lambda(args: &TuneArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
     }
+    Ok(())
+}
+
+/// Checks the arguments every fit shares: the result's weight in the target and the share held
+/// out for validation.
+fn check_split(args: &TuneArgs) -> Result<(), String> {
+    check_lambda(args)?;
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
     }
@@ -325,7 +331,8 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     if args.data.is_empty() {
         return Err("--score-nets needs --data FILE to score the networks on".to_string());
     }
-    check_split(args)?;
+    // Every line is scored, so --holdout does not apply.
+    check_lambda(args)?;
     let k = network_k(args)?;
     let nets = args
         .score_nets

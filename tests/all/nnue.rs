@@ -466,6 +466,24 @@ fn tune_nnue_writes_a_network() {
     let out = run(&["--size", "5", "--score-nets", net.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("needs --data"));
+    // Scoring reads every line: a --holdout that a fit would refuse does not matter here, but
+    // --lambda still does.
+    let with = |extra: &[&str]| {
+        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        args.extend(extra);
+        args.extend(["--score-nets", net.to_str().unwrap()]);
+        run(&args)
+    };
+    let out = with(&["--holdout", "0.95", "--lambda", "0.5"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    same_table(&String::from_utf8_lossy(&out.stdout), &stdout);
+    let out = with(&["--lambda", "1.5"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--lambda 1.5: must be from 0 to 1"));
     let out = scaled("0", true);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--residual-scale 0: must be above 0"));
@@ -478,6 +496,20 @@ fn tune_nnue_writes_a_network() {
         "a scale without --residual is refused"
     );
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Two `--score-nets` tables agree: the same rows and words, the losses equal to the printed
+/// rounding (the parallel sums may add in another order).
+fn same_table(a: &str, b: &str) {
+    assert_eq!(a.lines().count(), b.lines().count(), "{a}\n{b}");
+    let words = |t: &str| t.split_whitespace().count();
+    assert_eq!(words(a), words(b), "{a}\n{b}");
+    for (x, y) in a.split_whitespace().zip(b.split_whitespace()) {
+        match (x.parse::<f64>(), y.parse::<f64>()) {
+            (Ok(x), Ok(y)) => assert!((x - y).abs() < 2e-6, "{a}\n{b}"),
+            _ => assert_eq!(x, y, "{a}\n{b}"),
+        }
+    }
 }
 
 /// The positions of 20 random games of up to `plies` plies that are not over.
