@@ -6,7 +6,8 @@
 //! processes, reused from game to game and restarted after a crash. Every finished game is
 //! appended to the PTN output with its termination and per-move `{eval/depth time}` comments; a
 //! progress line with the Elo estimate goes to stderr. With an SPRT the match stops as soon as
-//! the test decides.
+//! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
+//! share its colour bias, which the pairs take out).
 
 mod book;
 mod game;
@@ -15,7 +16,7 @@ mod stats;
 
 pub use game::{GameRecord, GameSettings, TimeControl};
 pub use process::{EngineProcess, EngineSpec};
-pub use stats::{Sprt, SprtState, Tally};
+pub use stats::{Pairs, Sprt, SprtState, Tally};
 
 use crate::board::Color;
 use crate::notation::ptn_game::PtnPly;
@@ -54,9 +55,11 @@ pub struct MatchConfig {
 pub struct MatchOutcome {
     /// Results from the first engine's point of view.
     pub tally: Tally,
+    /// The finished pairs (both games of an opening), from the first engine's point of view.
+    pub pairs: Pairs,
     /// Games lost by forfeit (crash, time, illegal move), per engine.
     pub forfeits: [u32; 2],
-    /// The SPRT decision, if a test was run.
+    /// The SPRT decision over the pairs, if a test was run.
     pub sprt: Option<(f64, SprtState)>,
     /// Every game as PTN, in the order the games finished (what `--plot` draws).
     pub games: Vec<String>,
@@ -91,7 +94,14 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let total = pairs * 2;
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    let state = Mutex::new((Tally::default(), [0u32; 2], 0usize));
+    // The tally, the forfeits, the games done, the pairs, and each pair's first finished game.
+    let state = Mutex::new((
+        Tally::default(),
+        [0u32; 2],
+        0usize,
+        Pairs::default(),
+        vec![None::<f64>; pairs],
+    ));
     let games = Mutex::new(Vec::with_capacity(total));
     let started = std::time::Instant::now();
     std::thread::scope(|scope| {
@@ -107,13 +117,26 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     let first_is_white = index % 2 == 0;
                     let record = play_one(config, &mut slot, opening, first_is_white);
                     let mut guard = state.lock().expect("match state");
-                    let (tally, forfeits, done) = &mut *guard;
+                    let (tally, forfeits, done, finished, half) = &mut *guard;
                     *done += 1;
                     let first_color = if first_is_white { Color::White } else { Color::Black };
-                    match record.winner {
-                        Some(c) if c == first_color => tally.wins += 1,
-                        Some(_) => tally.losses += 1,
-                        None => tally.draws += 1,
+                    let points = match record.winner {
+                        Some(c) if c == first_color => {
+                            tally.wins += 1;
+                            1.0
+                        }
+                        Some(_) => {
+                            tally.losses += 1;
+                            0.0
+                        }
+                        None => {
+                            tally.draws += 1;
+                            0.5
+                        }
+                    };
+                    match half[index / 2].take() {
+                        Some(other) => finished.add(other, points),
+                        None => half[index / 2] = Some(points),
                     }
                     if record.termination.contains("lost on time")
                         || record.termination.contains("crashed")
@@ -144,8 +167,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         started.elapsed().as_secs_f64()
                     );
                     if let Some(sprt) = &config.sprt {
-                        let (llr, decision) = tally.sprt(sprt);
-                        line.push_str(&format!("  llr {llr:.2}"));
+                        let (llr, decision) = finished.sprt(sprt);
+                        line.push_str(&format!("  llr {llr:.2} ({} pairs)", finished.pairs()));
                         if decision != SprtState::Continue {
                             stop.store(true, Relaxed);
                         }
@@ -158,11 +181,12 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
             });
         }
     });
-    let (tally, forfeits, _) = *state.lock().expect("match state");
+    let (tally, forfeits, _, pairs, _) = state.into_inner().expect("match state");
     Ok(MatchOutcome {
         tally,
+        pairs,
         forfeits,
-        sprt: config.sprt.map(|s| tally.sprt(&s)),
+        sprt: config.sprt.map(|s| pairs.sprt(&s)),
         games: games.into_inner().expect("match games"),
     })
 }

@@ -501,8 +501,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         outcome.forfeits[0],
         outcome.forfeits[1]
     );
+    let p = outcome.pairs;
+    if p.pairs() > 0 {
+        let (elo, err) = p.elo();
+        let [c0, c1, c2, c3, c4] = p.counts;
+        println!(
+            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({} pairs), elo {elo:+.1} ± {err:.1}",
+            p.pairs()
+        );
+    }
     if let Some((llr, state)) = outcome.sprt {
-        println!("sprt: llr {llr:.2}, {state:?}");
+        println!("sprt: llr {llr:.2} over the pairs, {state:?}");
     }
     if let Some(path) = &args.plot {
         let report = cairn::report::MatchReport::from_ptn(&outcome.games.concat())

@@ -4,7 +4,7 @@
 //! `Player2` (Black) tags, with a `{eval/depth time}` comment after each engine move
 //! (`{+0.74/13 0.33s}`; `cairn match` also writes `{book}` after opening plies). The report
 //! gives, per engine, the score with its Elo and 95 % interval (from [`crate::arena::Tally`]),
-//! overall and by colour; how the games ended; the engine's own moves per game by kind; the
+//! overall and by colour; the same over the pairs of games (see below); how the games ended; the engine's own moves per game by kind; the
 //! average time and depth of its moves; and the length of the games.
 //!
 //! What counts as an engine's own move: every ply after the opening. The opening is the plies
@@ -15,8 +15,14 @@
 //! runners write one): a road (`R-0`, `0-R`), a flat win (`F-0`, `0-F`), a draw (`1/2-1/2`), an
 //! unfinished game (`*`, cut off by the runner's ply limit and scored as a draw), a loss on time,
 //! a forfeit (a crash, an illegal or malformed move), or another decisive result.
+//!
+//! Both runners play each opening twice with the colours swapped, as rounds `2k − 1` and `2k`
+//! (the `Round` tag). Two such games of one file with different White engines are a pair, and
+//! the pairs' summed scores give the Elo interval that takes the openings' colour bias out
+//! ([`crate::arena::Pairs`]). Games without a `Round` tag, or whose partner is missing, are in
+//! no pair.
 
-use crate::arena::Tally;
+use crate::arena::{Pairs, Tally};
 use crate::board::{Color, Role};
 use crate::notation::{parse_file, replay_any, PtnGame, PtnMove};
 use crate::plot::{MatchGraph, KINDS};
@@ -100,6 +106,8 @@ pub struct MatchReport {
     pub games: Vec<GameSummary>,
     /// After each game, the first engine's Elo and the half-width of its 95 % interval.
     pub elo: Vec<(f64, f64)>,
+    /// The pairs of games (one opening, colours swapped), from the first engine's view.
+    pub pairs: Pairs,
 }
 
 /// What an eval comment says: `(depth, seconds)` where given.
@@ -254,6 +262,9 @@ impl MatchReport {
         let mut engines: [EngineStats; 2] = Default::default();
         let mut summaries = Vec::with_capacity(games.len());
         let mut elo = Vec::with_capacity(games.len());
+        let mut pairs = Pairs::default();
+        // Per pair number, the first game seen: its White engine and the first engine's points.
+        let mut halves = std::collections::HashMap::new();
         for (i, game) in games.into_iter().enumerate() {
             let index = i + 1;
             replay_any(&game).map_err(|e| format!("game {index}: {e}"))?;
@@ -270,6 +281,20 @@ impl MatchReport {
             }
             count_moves(&game, &mut engines, side);
             elo.push(engines[0].score.elo());
+            let round = game.tag("Round").and_then(|r| r.trim().parse::<u64>().ok());
+            if let Some(round) = round.filter(|&r| r > 0) {
+                let points = match winner {
+                    Some(color) if side[color as usize] == 0 => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+                match halves.remove(&round.div_ceil(2)) {
+                    Some((white, other)) if white != side[0] => pairs.add(other, points),
+                    _ => {
+                        halves.insert(round.div_ceil(2), (side[0], points));
+                    }
+                }
+            }
             summaries.push(GameSummary {
                 index,
                 white: side[0],
@@ -290,6 +315,7 @@ impl MatchReport {
             engines,
             games: summaries,
             elo,
+            pairs,
         })
     }
 
@@ -383,6 +409,18 @@ impl MatchReport {
                 tally(&e.as_black)
             );
         }
+        let p = &self.pairs;
+        if p.pairs() > 0 {
+            let (elo, err) = p.elo();
+            let [c0, c1, c2, c3, c4] = p.counts;
+            let _ = writeln!(
+                out,
+                "\nPairs (one opening, colours swapped), by {}'s points: 0: {c0}, 1/2: {c1}, 1: {c2}, \
+                 3/2: {c3}, 2: {c4} ({} pairs); Elo {elo:+.0} ± {err:.0}",
+                self.engines[0].name,
+                p.pairs()
+            );
+        }
         let endings: Vec<String> = ENDINGS
             .iter()
             .map(|&(ending, word)| format!("{} {word}", self.count(ending)))
@@ -470,7 +508,11 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
 /// number.
 pub fn pooled(files: &[PathBuf]) -> Result<MatchReport, String> {
     let mut texts = Vec::with_capacity(files.len());
+    // Pairs are found in each file alone (rounds restart in every file), each file's from its
+    // own first engine's view, turned to the first file's where that differs.
+    let mut pairs = Pairs::default();
     let mut first: Option<(String, [String; 2])> = None;
+    let mut first_engine = None;
     let mut last = None;
     for file in files {
         let name = file.display();
@@ -489,12 +531,22 @@ pub fn pooled(files: &[PathBuf]) -> Result<MatchReport, String> {
             }
             Some(_) => {}
         }
+        let first_engine = first_engine.get_or_insert_with(|| report.engines[0].name.clone());
+        pairs.merge(if report.engines[0].name == *first_engine {
+            report.pairs
+        } else {
+            report.pairs.mirrored()
+        });
         texts.push(text);
         last = Some(report);
     }
     match last {
         Some(report) if texts.len() == 1 => Ok(report),
-        Some(_) => MatchReport::from_ptn(&texts.join("\n\n")),
+        Some(_) => {
+            let mut report = MatchReport::from_ptn(&texts.join("\n\n"))?;
+            report.pairs = pairs;
+            Ok(report)
+        }
         None => Err("no match file given".to_string()),
     }
 }

@@ -85,6 +85,10 @@ fn a_killed_engine_forfeits_and_the_match_goes_on() {
         "{stdout}"
     );
     assert!(stdout.contains("forfeits 0/4"), "{stdout}");
+    assert!(
+        stdout.contains("pairs (0, 1/2, 1, 3/2, 2 points): 0 0 0 0 2 (2 pairs)"),
+        "{stdout}"
+    );
     let crashes = ptn
         .matches("[Termination \"killed crashed: killed by signal 9 (SIGKILL)\"]")
         .count();
@@ -92,6 +96,34 @@ fn a_killed_engine_forfeits_and_the_match_goes_on() {
     // Each game got as far as the engine's second move: a fresh process every game.
     assert_eq!(ptn.matches("[Result \"1-0\"]").count(), 2, "{ptn}");
     assert_eq!(ptn.matches("[Result \"0-1\"]").count(), 2, "{ptn}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The SPRT runs on finished pairs. Against an engine that loses every game, [0, 400] is
+/// decided after 4 pairs: the pairs' LLR (padded by one pair of each sum) is 2.65 after 3 and
+/// 3.69 after 4, past the bound of 2.94. On single games, 3 straight wins would already have
+/// decided it.
+#[test]
+fn the_sprt_counts_whole_pairs() {
+    let dir = scratch("sprt");
+    let engine = fake_engine(&dir, "sprt", "kill -9 $$");
+    let sprt = [
+        "--tc",
+        "5+0.1",
+        "--sprt",
+        "elo0=0 elo1=400 alpha=0.05 beta=0.05",
+    ];
+    let (stdout, ptn) = run_match_with(&dir, &engine, "sprt", &sprt, 20);
+    assert!(
+        stdout.contains("cairn vs sprt: +8 -0 =0 (8 games)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains(" 0 0 0 0 4 (4 pairs)"), "{stdout}");
+    assert!(
+        stdout.contains("sprt: llr 3.69 over the pairs, AcceptH1"),
+        "{stdout}"
+    );
+    assert_eq!(ptn.matches("[Result ").count(), 8, "{ptn}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

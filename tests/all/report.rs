@@ -254,6 +254,64 @@ fn report_pools_several_files() {
     assert!(!success && err.contains("FILES"), "{err}");
 }
 
+/// [`MATCH`] with `Round` tags 1 to 4, the rounds each runner writes: games 1 and 2 are a pair
+/// (one opening, colours swapped), and so are games 3 and 4.
+fn with_rounds() -> String {
+    let mut round = 0;
+    MATCH
+        .split("[Player1 ")
+        .map(|game| {
+            if game.is_empty() {
+                String::new()
+            } else {
+                round += 1;
+                format!("[Round \"{round}\"]\n[Player1 {game}")
+            }
+        })
+        .collect()
+}
+
+/// Pairs: alpha scored 2 in rounds 1–2 (two roads) and ½ in rounds 3–4 (a loss on time, an
+/// unfinished game). A file without `Round` tags has no pairs line; pooled files are paired
+/// each alone, also when a file names beta first and its rounds come out of order.
+#[test]
+fn report_pairs_the_rounds_of_one_opening() {
+    let dir = scratch("pairs");
+    let text = ok(&["report", arg(&write(&dir, "rounds.ptn", &with_rounds()))]);
+    let expected = "Pairs (one opening, colours swapped), by alpha's points: 0: 0, 1/2: 1, 1: 0, \
+                    3/2: 0, 2: 1 (2 pairs); Elo ";
+    assert!(text.contains(expected), "{text}");
+    assert!(text.contains("alpha vs beta: +2 -1 =1"), "{text}");
+    let plain = ok(&["report", arg(&write(&dir, "plain.ptn", MATCH))]);
+    assert!(!plain.contains("Pairs"), "{plain}");
+    let games: Vec<String> = with_rounds()
+        .split("[Round ")
+        .filter(|g| !g.is_empty())
+        .map(|g| format!("[Round {g}"))
+        .collect();
+    assert_eq!(games.len(), 4);
+    let first = write(&dir, "first.ptn", &games[..2].concat());
+    let second = write(&dir, "second.ptn", &format!("{}\n{}", games[3], games[2]));
+    let beta_first = ok(&["report", arg(&second)]);
+    assert!(
+        beta_first.contains("by beta's points: 0: 0, 1/2: 0, 1: 0, 3/2: 1, 2: 0 (1 pairs)"),
+        "{beta_first}"
+    );
+    let pooled = ok(&["report", arg(&first), arg(&second)]);
+    assert!(pooled.contains(expected), "{pooled}");
+    // Two games of one round number with the same White engine are no pair.
+    let same_white = write(
+        &dir,
+        "same.ptn",
+        &format!(
+            "{}\n{}",
+            games[0],
+            games[2].replace("[Round \"3\"]", "[Round \"2\"]")
+        ),
+    );
+    assert!(!ok(&["report", arg(&same_white)]).contains("Pairs"));
+}
+
 /// Runs `analyze --game` on the 3x3 game, depth 3 on one thread, with extra arguments.
 fn annotate(dir: &Path, extra: &[&str]) -> String {
     let game = write(dir, "game.ptn", BLUNDERS_3X3);
