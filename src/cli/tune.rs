@@ -70,6 +70,10 @@ pub struct TuneCli {
     /// evaluation's.
     #[arg(long, default_value = "1", requires = "residual")]
     pub residual_scale: cairn::tune::ResidualScale,
+    /// The weight of a sibling's error (a position one random move off the game, scored by
+    /// its search alone) against a game position's 1, above 0 and at most 100 (--nnue).
+    #[arg(long, default_value_t = 1.0)]
+    pub sibling_weight: f64,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
@@ -182,6 +186,7 @@ impl From<TuneCli> for TuneArgs {
                 augment: !cli.no_augment,
                 residual: cli.residual,
                 residual_scale: cli.residual_scale,
+                sibling_weight: cli.sibling_weight,
             }),
             spsa: cli.spsa,
             score_nets: cli.score_nets,

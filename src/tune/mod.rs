@@ -105,6 +105,8 @@ pub struct NnueArgs {
     pub residual: bool,
     /// The share of the correction written (residual only).
     pub residual_scale: ResidualScale,
+    /// Weight of a sibling's error in training against a game position's 1.
+    pub sibling_weight: f64,
 }
 
 /// The share of a residual network's correction that `cairn tune --nnue` writes.
@@ -413,6 +415,12 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
             nnue.decay
         ));
     }
+    if !(nnue.sibling_weight > 0.0 && nnue.sibling_weight <= 100.0) {
+        return Err(format!(
+            "--sibling-weight {}: must be above 0 and at most 100",
+            nnue.sibling_weight
+        ));
+    }
     match nnue.residual_scale {
         ResidualScale::Fixed(s) if !(s > 0.0 && s <= 1.0) => {
             return Err(format!(
@@ -459,6 +467,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         rate: nnue.rate as f32,
         decay: nnue.decay as f32,
         seed: args.seed,
+        sibling_weight: nnue.sibling_weight as f32,
     };
     let (float, quantised) = model.train(&train, &valid, &config);
     let mut network = model.to_network();

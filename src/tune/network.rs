@@ -7,7 +7,9 @@
 //! training positions are also used under the board's 7 other symmetries (Tak's rules do not
 //! see them), which multiplies the data by 8; the validation positions (each file's tail) are
 //! not, and the linear evaluation's loss on them is printed beside the network's as the
-//! baseline. The loss is the mean squared error between `sigmoid(y)` and the target. Each
+//! baseline. The loss is the mean squared error between `sigmoid(y)` and the target, a
+//! sibling's error weighted by [`TrainConfig::sibling_weight`] against a game position's 1
+//! (`--sibling-weight`: the siblings stand for the positions a search mostly meets). Each
 //! minibatch's gradient is summed in parallel (rayon) over the samples, then one Adam step
 //! updates every weight; first-layer weights are kept within ±[`W1_LIMIT`] so that the `i16`
 //! accumulators of the quantised network cannot overflow. Runs are deterministic for a seed
@@ -333,6 +335,9 @@ pub struct TrainConfig {
     pub decay: f32,
     /// Seed of the initial weights and of the sample order.
     pub seed: u64,
+    /// Weight of a sibling's squared error (a position off the game's line, with no result)
+    /// against a game position's 1.
+    pub sibling_weight: f32,
 }
 
 impl Model {
@@ -390,14 +395,20 @@ impl Model {
         }
     }
 
-    /// Adds the gradient of sample `i`'s squared error to `grad`.
-    fn backward(&self, data: &NetData, i: usize, grad: &mut Grad) {
+    /// Adds the gradient of sample `i`'s squared error, times `sibling_weight` for a sibling,
+    /// to `grad` (its loss unweighted).
+    fn backward(&self, data: &NetData, i: usize, sibling_weight: f32, grad: &mut Grad) {
         let mut acc = [[0f32; HIDDEN]; 2];
         let y = self.forward(data, i, &mut acc);
         let p = sigmoid(y as f64) as f32;
         let err = p - data.targets[i];
         grad.loss += (err * err) as f64;
-        let g = 2.0 * err * p * (1.0 - p);
+        let weight = if data.results[i].is_nan() {
+            sibling_weight
+        } else {
+            1.0
+        };
+        let g = 2.0 * err * p * (1.0 - p) * weight;
         grad.b2 += g;
         let (mine, theirs) = data.sample(i);
         for (h, inputs) in [mine, theirs].into_iter().enumerate() {
@@ -508,7 +519,7 @@ impl Model {
                     .map(|chunk| {
                         let mut g = Grad::zero(&self.layout);
                         for &i in chunk {
-                            self.backward(train, i as usize, &mut g);
+                            self.backward(train, i as usize, config.sibling_weight, &mut g);
                         }
                         g
                     })

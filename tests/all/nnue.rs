@@ -200,6 +200,7 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
         rate: 0.003,
         decay: 0.85,
         seed: 3,
+        sibling_weight: 1.0,
     };
     let (after, after_q) = model.train(&train, &valid, &config);
     assert!(
@@ -259,6 +260,7 @@ fn a_residual_network_corrects_the_linear_evaluation() {
         rate: 0.003,
         decay: 0.85,
         seed: 7,
+        sibling_weight: 1.0,
     };
     let (after, after_q) = model.train(&train, &valid, &config);
     let linear = valid.linear_loss(SHIPPED_K);
@@ -312,6 +314,26 @@ fn a_residual_network_corrects_the_linear_evaluation() {
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
     assert_eq!(Network::from_bytes(&net.to_bytes()), Ok(net));
+    // Weighing the siblings' errors 8 times as much, from the same start and sample order,
+    // fits the siblings better and the game positions worse on the training data.
+    let train_split = |weight: f32| {
+        let mut model = Model::new(Layout::of(6), 7, true);
+        model.train(
+            &train,
+            &valid,
+            &TrainConfig {
+                sibling_weight: weight,
+                ..config.clone()
+            },
+        );
+        model.scaled_losses(&train, &[1.0])[0]
+    };
+    let (even, weighted) = (train_split(1.0), train_split(8.0));
+    assert!(
+        weighted.siblings < even.siblings,
+        "{even:?} vs {weighted:?}"
+    );
+    assert!(weighted.games > even.games, "{even:?} vs {weighted:?}");
 }
 
 /// The data lines (not comments or blank lines) of a data file.
@@ -391,6 +413,19 @@ fn tune_nnue_writes_a_network() {
     ]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--learning-rate 0"));
+    let out = run(&[
+        "--size",
+        "5",
+        "--data",
+        data.to_str().unwrap(),
+        "--sibling-weight",
+        "0",
+        "--nnue",
+        net.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("--sibling-weight 0: must be above 0 and at most 100"));
     let scaled = |scale: &str, residual: bool| {
         let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
         args.extend(["--epochs", "1", "--batch", "256", "--residual-scale", scale]);
