@@ -4,8 +4,9 @@
 //! `Player2` (Black) tags, with a `{eval/depth time}` comment after each engine move
 //! (`{+0.74/13 0.33s}`; `cairn match` also writes `{book}` after opening plies). The report
 //! gives, per engine, the score with its Elo and 95 % interval (from [`crate::arena::Tally`]),
-//! overall and by colour; the same over the pairs of games (see below); how the games ended; the engine's own moves per game by kind; the
-//! average time and depth of its moves; and the length of the games.
+//! overall and by colour; the same over the pairs of games (see below); how the games ended;
+//! the engine's own moves per game by kind; the average time and depth of its moves; and the
+//! length of the games.
 //!
 //! What counts as an engine's own move: every ply after the opening. The opening is the plies
 //! marked `{book}`, and the plies before the first eval comment of a game (racetrack writes the
