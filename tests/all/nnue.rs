@@ -401,28 +401,24 @@ fn tune_nnue_writes_a_network() {
     let out = run(&["--size", "5", "--nnue", net.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
-    let out = run(&[
-        "--size",
-        "5",
-        "--data",
-        data.to_str().unwrap(),
-        "--learning-rate",
-        "0",
-        "--nnue",
-        net.to_str().unwrap(),
-    ]);
+    // A network fit with one training option set.
+    let fit_with = |flag: &str, value: &str| {
+        let data = data.to_str().unwrap();
+        run(&[
+            "--size",
+            "5",
+            "--data",
+            data,
+            flag,
+            value,
+            "--nnue",
+            net.to_str().unwrap(),
+        ])
+    };
+    let out = fit_with("--learning-rate", "0");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--learning-rate 0"));
-    let out = run(&[
-        "--size",
-        "5",
-        "--data",
-        data.to_str().unwrap(),
-        "--sibling-weight",
-        "0",
-        "--nnue",
-        net.to_str().unwrap(),
-    ]);
+    let out = fit_with("--sibling-weight", "0");
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--sibling-weight 0: must be above 0 and at most 100"));
