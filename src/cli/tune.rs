@@ -20,7 +20,7 @@ use std::path::PathBuf;
     cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
     --epochs 12\n  \
     cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n  \
-    cairn tune --score-nets s6-r6.nnue,s6-r7.nnue --data s6-seed63-31.txt --size 6 \
+    cairn tune --score-nets s6-r7.nnue,s6-r8.nnue --data s6-seed64-37.txt --size 6 \
     --lambda 0.5\n\n\
     Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
     The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]

@@ -122,6 +122,21 @@
 //! 551, 351, 851 and 151, seven streams over three working sessions, two at a time) it passed:
 //! +304 −205 =84 in 593 games, +59 [+33, +85], LLR 3.14 (H1). `cairn bench` with it and
 //! `s5-r1`: 808,755 nodes.
+//!
+//! `s6-r8.nnue`, in the tree but not yet built in (its equal-time SPRT against `s6-r7` is under
+//! way), is the fourth round: the same fit on 5,279,221 lines, the data of `s6-r7`, seed 63's
+//! shards 25 to 29 and 31, and 32 shards of seed 64 (`--seed 64`, the same settings, played by the
+//! engine with `s6-r7` built in; shards 1 to 29, 31, 33 and 35, 1,927,329 lines), with one change:
+//! `--sibling-weight 2`, so that a sibling's error counts twice (with weight 1, as before, the fit
+//! beat `s6-r7` on the game positions but not on the siblings). `auto` kept 0.80 of the correction.
+//! Validation (196,085 game positions, 67,875 siblings held out): games 0.04254 linear, 0.03733 the
+//! network; siblings 0.01266 linear, 0.00949 the network. On seed 64's shards 37 and 39, which no
+//! round was trained on (89,571 game positions, 31,055 siblings, `--score-nets`): games 0.04286
+//! linear, 0.04048 `s6-r7`, 0.03678 the same fit with weight 1, 0.03702 `s6-r8`; siblings 0.01310,
+//! 0.00951, 0.00980, 0.00895. At equal nodes (40000, openings from 1 and 501, two streams, each
+//! stopped at H1 on its own) it beat the engine with `s6-r7` built in by +251 −117 =56 in 424
+//! games, +114 ± 32 (212 pairs: +114 ± 28, `elo1=10`). `cairn bench` with it and `s5-r1`: 787,471
+//! nodes (`CAIRN_NNUE=s6-r8.nnue cairn bench`).
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small

@@ -573,23 +573,29 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
 }
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
-/// uses at their sizes (unless `CAIRN_NNUE` names others), the previous round is not built in,
-/// and a size without a network (4×4) keeps the linear evaluation.
+/// uses at their sizes (unless `CAIRN_NNUE` names others), the previous round and a candidate
+/// are not built in, and a size without a network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r7.nnue");
     let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
-    let previous: &[u8] = include_bytes!("../../src/eval/nets/s6-r6.nnue");
+    // The previous round, and the candidate whose equal-time SPRT is under way.
+    let others: [&[u8]; 2] = [
+        include_bytes!("../../src/eval/nets/s6-r6.nnue"),
+        include_bytes!("../../src/eval/nets/s6-r8.nnue"),
+    ];
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
-    assert!(!cairn::eval::nnue::BUILT_IN.contains(&previous));
-    let (other, _) = check_tree_network::<6>(previous, 14);
-    assert!(
-        other != net6,
-        "the previous round differs from the built-in network"
-    );
+    for (other, seed) in others.into_iter().zip(14..) {
+        assert!(!cairn::eval::nnue::BUILT_IN.contains(&other));
+        let (other, _) = check_tree_network::<6>(other, seed);
+        assert!(
+            other != net6,
+            "a network not built in differs from the built-in one"
+        );
+    }
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
