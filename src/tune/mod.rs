@@ -360,7 +360,7 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         let (_, lines) =
             NetData::read::<N>(&text, 1.0, false).map_err(|e| format!("--data {file}: {e}"))?;
         eprintln!("tune: {file}: {} positions", lines.len());
-        data.append(lines);
+        data.append(lines)?;
     }
     if data.is_empty() {
         return Err("--data: no data lines to score on".to_string());
@@ -448,8 +448,8 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
             v.len(),
             started.elapsed().as_secs_f64()
         );
-        train.append(t);
-        valid.append(v);
+        train.append(t).map_err(|e| format!("--data {file}: {e}"))?;
+        valid.append(v).map_err(|e| format!("--data {file}: {e}"))?;
     }
     if train.is_empty() || valid.is_empty() {
         return Err(format!(

@@ -5,7 +5,8 @@
 //! perspectives and a target for the side to move: `λ · result + (1 − λ) · sigmoid(K · score)`
 //! where a score was recorded, the result elsewhere (the linear tuner's blend, same `K`). The
 //! training positions are also used under the board's 7 other symmetries (Tak's rules do not
-//! see them), which multiplies the data by 8; the validation positions (each file's tail) are
+//! see them), which multiplies the samples by 8 (each position is stored once, its inputs
+//! mapped to the symmetry as they are read: [`NetData`]); the validation positions (each file's tail) are
 //! not, and the linear evaluation's loss on them is printed beside the network's as the
 //! baseline. The loss is the mean squared error between `sigmoid(y)` and the target, a
 //! sibling's error weighted by [`TrainConfig::sibling_weight`] against a game position's 1
@@ -18,7 +19,8 @@
 
 use super::texel::{blended_target, parse_record, sigmoid};
 use crate::board::Position;
-use crate::eval::nnue::{active, Active, Layout, Network, HIDDEN};
+use crate::board::Square;
+use crate::eval::nnue::{active, Active, Layout, Network, HIDDEN, PLANES};
 use crate::eval::SHIPPED_K;
 use crate::rng::Rng;
 use rayon::prelude::*;
@@ -30,12 +32,19 @@ pub const W1_LIMIT: f32 = 1.0;
 const CHUNK: usize = 256;
 
 /// Positions as the network sees them: the active inputs of both perspectives and a target.
+///
+/// Augmented data ([`NetData::read`] with `augment`) stores each position once and stands for
+/// it under all 8 board symmetries: sample `k` is stored position `k / 8` turned by symmetry
+/// `k % 8`, its inputs mapped through that symmetry's table as they are read. (Storing the 8
+/// copies took 8 times the memory, 7 GB for 5.3 M data lines, and the `u32` offsets of
+/// the inputs would have run out at about 7 M.)
 #[derive(Clone, Debug, Default)]
 pub struct NetData {
-    /// Active inputs of every sample: the side to move's, then the other's, back to back.
+    /// Active inputs of every stored position: the side to move's, then the other's, back to
+    /// back.
     inputs: Vec<u16>,
-    /// Per sample, where its side to move's inputs start and where the other's start; the
-    /// next sample's start (or the total) ends them.
+    /// Per stored position, where its side to move's inputs start and where the other's start;
+    /// the next position's start (or the total) ends them.
     starts: Vec<[u32; 2]>,
     /// Game result for the side to move (1, 0.5, 0).
     results: Vec<f32>,
@@ -43,14 +52,39 @@ pub struct NetData {
     scores: Vec<f32>,
     /// What the network is fitted to (see [`NetData::blend`]).
     targets: Vec<f32>,
-    /// The linear evaluation of the position, centiflats: the baseline.
+    /// The linear evaluation of the position, centiflats: the baseline (the same under every
+    /// symmetry).
     linear: Vec<f32>,
+    /// Samples per stored position: 1, or 8 for augmented data.
+    symmetries: usize,
+    /// Per symmetry, where each input goes: `maps[s * inputs + i]`, the identity for `s = 0`
+    /// (empty until the first position comes in).
+    maps: Vec<u16>,
+}
+
+/// Per symmetry of the `N`×`N` board, where each input of [`active`] goes: a square's inputs
+/// move with the square ([`crate::board::transform_square`]), the reserves and the komi stay.
+fn symmetry_maps<const N: usize>() -> Vec<u16> {
+    let layout = Layout::of(N);
+    let mut maps = Vec::with_capacity(8 * layout.inputs);
+    for s in 0..8u8 {
+        maps.extend((0..layout.inputs).map(|i| {
+            if i < layout.reserves {
+                let (sq, plane) = (i / PLANES, i % PLANES);
+                let to = crate::board::transform_square::<N>(Square(sq as u8), s);
+                (to.index() * PLANES + plane) as u16
+            } else {
+                i as u16
+            }
+        }));
+    }
+    maps
 }
 
 impl NetData {
-    /// The number of samples.
+    /// The number of samples (stored positions times their symmetries).
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.starts.len() * self.symmetries.max(1)
     }
 
     /// Whether there are no samples.
@@ -58,37 +92,70 @@ impl NetData {
         self.starts.is_empty()
     }
 
-    /// Adds `pos` with its result and score for the side to move.
-    pub fn push<const N: usize>(&mut self, pos: &Position<N>, result: f32, score: f32) {
-        let mut buf = Active::new();
+    /// The stored position of sample `k`.
+    #[inline]
+    fn stored(&self, k: usize) -> usize {
+        k / self.symmetries.max(1)
+    }
+
+    /// Adds `pos` with its result and score for the side to move (as one sample, or 8 for
+    /// augmented data). Fails if the inputs outgrow their `u32` offsets (some 50 M data lines).
+    pub fn push<const N: usize>(
+        &mut self,
+        pos: &Position<N>,
+        result: f32,
+        score: f32,
+    ) -> Result<(), String> {
+        if self.maps.is_empty() {
+            self.maps = symmetry_maps::<N>();
+            self.symmetries = self.symmetries.max(1);
+        } else if self.maps.len() != 8 * Layout::of(N).inputs {
+            return Err(format!("a {N}x{N} position in data of another size"));
+        }
         let me = pos.side_to_move();
-        let first = self.inputs.len() as u32;
-        active(pos, me, &mut buf);
-        self.inputs.extend_from_slice(&buf);
-        let second = self.inputs.len() as u32;
-        buf.clear();
-        active(pos, !me, &mut buf);
-        self.inputs.extend_from_slice(&buf);
-        self.starts.push([first, second]);
+        let (mut mine, mut theirs) = (Active::new(), Active::new());
+        active(pos, me, &mut mine);
+        active(pos, !me, &mut theirs);
+        let first = self.inputs.len();
+        let second = first + mine.len();
+        // Checked before anything is added, so a failure leaves the data as it was.
+        let starts = [offset(first)?, offset(second)?];
+        offset(second + theirs.len())?;
+        self.inputs.extend_from_slice(&mine);
+        self.inputs.extend_from_slice(&theirs);
+        self.starts.push(starts);
         self.results.push(result);
         self.scores.push(score);
         self.targets.push(result);
         self.linear
             .push(crate::eval::evaluate_with(pos, crate::eval::params::WEIGHTS[N]).0 as f32);
+        Ok(())
     }
 
-    /// The two perspectives' active inputs of sample `i`, the side to move's first.
+    /// The two perspectives' active inputs of sample `k`, the side to move's first, as stored,
+    /// with the table that maps them to the sample's symmetry.
     #[inline]
-    fn sample(&self, i: usize) -> (&[u16], &[u16]) {
+    fn sample(&self, k: usize) -> (&[u16], &[u16], &[u16]) {
+        let i = self.stored(k);
         let [a, b] = self.starts[i];
         let end = self
             .starts
             .get(i + 1)
             .map_or(self.inputs.len() as u32, |s| s[0]);
+        let inputs = self.maps.len() / 8;
+        let map = &self.maps[k % self.symmetries.max(1) * inputs..][..inputs];
         (
             &self.inputs[a as usize..b as usize],
             &self.inputs[b as usize..end as usize],
+            map,
         )
+    }
+
+    /// The two perspectives' active inputs of sample `k`, mapped to its symmetry.
+    fn sample_inputs(&self, k: usize) -> (Active, Active) {
+        let (mine, theirs, map) = self.sample(k);
+        let mapped = |inputs: &[u16]| inputs.iter().map(|&f| map[f as usize]).collect();
+        (mapped(mine), mapped(theirs))
     }
 
     /// Sets the targets to `λ · result + (1 − λ) · sigmoid(k · score)` where a score was
@@ -107,7 +174,7 @@ impl NetData {
             .zip(&self.targets)
             .map(|(&e, &t)| (sigmoid(k * e as f64) - t as f64).powi(2))
             .sum();
-        sum / self.len().max(1) as f64
+        sum / self.starts.len().max(1) as f64
     }
 
     /// Mean squared errors of a finished network's predictions, split into the games' own
@@ -119,21 +186,22 @@ impl NetData {
         (0..self.len())
             .into_par_iter()
             .fold(SplitLoss::default, |mut loss, i| {
-                let linear = self.linear[i] as f64;
+                let j = self.stored(i);
+                let linear = self.linear[j] as f64;
                 let logit = match net {
                     None => k * linear,
                     Some(net) => {
-                        let (mine, theirs) = self.sample(i);
+                        let (mine, theirs) = self.sample_inputs(i);
                         let base = if net.is_residual() {
                             SHIPPED_K * linear
                         } else {
                             0.0
                         };
-                        base + net.logit_of(mine, theirs) as f64
+                        base + net.logit_of(&mine, &theirs) as f64
                     }
                 };
-                let e = (sigmoid(logit) - self.targets[i] as f64).powi(2);
-                loss.add(e, self.results[i].is_nan());
+                let e = (sigmoid(logit) - self.targets[j] as f64).powi(2);
+                loss.add(e, self.results[j].is_nan());
                 loss
             })
             .reduce(SplitLoss::default, |a, b| SplitLoss {
@@ -146,8 +214,8 @@ impl NetData {
     }
 
     /// Reads the data lines of `text` (comments skipped): the last `holdout` share of them as
-    /// validation samples, the rest as training samples, under all 8 symmetries if `augment`.
-    /// Errors name the line.
+    /// validation samples, the rest as training samples, under all 8 symmetries if `augment`
+    /// (see [`NetData`]). Errors name the line.
     pub fn read<const N: usize>(
         text: &str,
         holdout: f64,
@@ -166,47 +234,65 @@ impl NetData {
         let cut = records.len() - (records.len() as f64 * holdout).round() as usize;
         let (train, valid) = records.split_at(cut);
         let symmetries = if augment { 8 } else { 1 };
-        let parts: Vec<NetData> = train
+        let parts = train
             .par_chunks(4096)
             .map(|chunk| {
-                let mut part = NetData::default();
+                let mut part = NetData {
+                    symmetries,
+                    ..NetData::default()
+                };
                 for (pos, result, score) in chunk {
-                    for s in 0..symmetries {
-                        let turned;
-                        let p = if s == 0 {
-                            pos
-                        } else {
-                            turned = pos.transformed(s);
-                            &turned
-                        };
-                        part.push(p, *result, *score);
-                    }
+                    part.push(pos, *result, *score)?;
                 }
-                part
+                Ok(part)
             })
-            .collect();
+            .collect::<Result<Vec<NetData>, String>>()?;
         let mut training = NetData::default();
         for part in parts {
-            training.append(part);
+            training.append(part)?;
         }
         let mut validation = NetData::default();
         for (pos, result, score) in valid {
-            validation.push(pos, *result, *score);
+            validation.push(pos, *result, *score)?;
         }
         Ok((training, validation))
     }
 
-    /// Appends the samples of `other`.
-    pub fn append(&mut self, other: NetData) {
-        let offset = self.inputs.len() as u32;
+    /// Appends the samples of `other`, which must have the same symmetries (empty data takes
+    /// `other`'s). Fails if the inputs outgrow their `u32` offsets (some 50 M data lines).
+    pub fn append(&mut self, other: NetData) -> Result<(), String> {
+        if other.is_empty() {
+            return Ok(());
+        }
+        if self.is_empty() {
+            self.symmetries = other.symmetries;
+            self.maps = other.maps.clone();
+        }
+        if self.symmetries != other.symmetries || self.maps != other.maps {
+            return Err("cannot join data of different sizes or augmentation".to_string());
+        }
+        let base = self.inputs.len();
+        offset(base + other.inputs.len())?;
+        let base = base as u32;
         self.inputs.extend_from_slice(&other.inputs);
         self.starts
-            .extend(other.starts.iter().map(|&[a, b]| [a + offset, b + offset]));
+            .extend(other.starts.iter().map(|&[a, b]| [a + base, b + base]));
         self.results.extend_from_slice(&other.results);
         self.scores.extend_from_slice(&other.scores);
         self.targets.extend_from_slice(&other.targets);
         self.linear.extend_from_slice(&other.linear);
+        Ok(())
     }
+}
+
+/// An offset into [`NetData`]'s inputs, or the error that there are too many.
+fn offset(at: usize) -> Result<u32, String> {
+    u32::try_from(at).map_err(|_| {
+        format!(
+            "more than {} network inputs in memory: train on fewer data lines",
+            u32::MAX
+        )
+    })
 }
 
 /// Mean squared errors on two kinds of position: the games' own (they have a result) and the
@@ -365,13 +451,13 @@ impl Model {
     /// The accumulators of both perspectives and the output logit of sample `i`.
     #[inline]
     fn forward(&self, data: &NetData, i: usize, acc: &mut [[f32; HIDDEN]; 2]) -> f32 {
-        let (mine, theirs) = data.sample(i);
+        let (mine, theirs, map) = data.sample(i);
         let mut y = self.b2 + self.base(data, i);
         for (h, inputs) in [mine, theirs].into_iter().enumerate() {
             let a = &mut acc[h];
             a.copy_from_slice(&self.b1);
             for &f in inputs {
-                let row = &self.w1[f as usize * HIDDEN..][..HIDDEN];
+                let row = &self.w1[map[f as usize] as usize * HIDDEN..][..HIDDEN];
                 for (x, &w) in a.iter_mut().zip(row) {
                     *x += w;
                 }
@@ -389,7 +475,7 @@ impl Model {
     #[inline]
     fn base(&self, data: &NetData, i: usize) -> f32 {
         if self.residual {
-            data.linear[i] * SHIPPED_K as f32
+            data.linear[data.stored(i)] * SHIPPED_K as f32
         } else {
             0.0
         }
@@ -401,16 +487,17 @@ impl Model {
         let mut acc = [[0f32; HIDDEN]; 2];
         let y = self.forward(data, i, &mut acc);
         let p = sigmoid(y as f64) as f32;
-        let err = p - data.targets[i];
+        let j = data.stored(i);
+        let err = p - data.targets[j];
         grad.loss += (err * err) as f64;
-        let weight = if data.results[i].is_nan() {
+        let weight = if data.results[j].is_nan() {
             sibling_weight
         } else {
             1.0
         };
         let g = 2.0 * err * p * (1.0 - p) * weight;
         grad.b2 += g;
-        let (mine, theirs) = data.sample(i);
+        let (mine, theirs, map) = data.sample(i);
         for (h, inputs) in [mine, theirs].into_iter().enumerate() {
             let mut delta = [0f32; HIDDEN];
             let w2 = &self.w2[h * HIDDEN..][..HIDDEN];
@@ -427,7 +514,7 @@ impl Model {
                 *b += d;
             }
             for &f in inputs {
-                let row = &mut grad.w1[f as usize * HIDDEN..][..HIDDEN];
+                let row = &mut grad.w1[map[f as usize] as usize * HIDDEN..][..HIDDEN];
                 for (r, d) in row.iter_mut().zip(&delta) {
                     *r += d;
                 }
@@ -443,9 +530,9 @@ impl Model {
             .map(|i| {
                 let mut acc = [[0f32; HIDDEN]; 2];
                 let y = self.forward(data, i, &mut acc);
-                let (mine, theirs) = data.sample(i);
-                let q = net.logit_of(mine, theirs) + self.base(data, i);
-                let t = data.targets[i] as f64;
+                let (mine, theirs) = data.sample_inputs(i);
+                let q = net.logit_of(&mine, &theirs) + self.base(data, i);
+                let t = data.targets[data.stored(i)] as f64;
                 (
                     (sigmoid(y as f64) - t).powi(2),
                     (sigmoid(q as f64) - t).powi(2),
@@ -468,7 +555,8 @@ impl Model {
                 let mut acc = [[0f32; HIDDEN]; 2];
                 let base = self.base(data, i);
                 let y = self.forward(data, i, &mut acc);
-                (base, y - base, data.targets[i], data.results[i].is_nan())
+                let j = data.stored(i);
+                (base, y - base, data.targets[j], data.results[j].is_nan())
             })
             .collect();
         scales

@@ -5,6 +5,7 @@ use crate::common::{mixed_positions, random_positions, Rng};
 use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
+use cairn::notation::tps;
 use cairn::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
@@ -178,7 +179,7 @@ fn teacher_data(seed: u64) -> NetData {
             continue;
         }
         let score = cairn::eval::evaluate(&pos).0.clamp(-3000, 3000) as f32;
-        data.push(&pos, 0.5, score);
+        data.push(&pos, 0.5, score).unwrap();
     }
     data.blend(0.0, SHIPPED_K);
     data
@@ -224,6 +225,87 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
     assert_eq!(net.evaluate(&pos), net.centiflats(net.logit(&pos)));
 }
 
+/// Augmented data stores each position once and reads it under the 8 symmetries: it is the
+/// 8 turned positions written out, sample for sample, to a network and to training alike.
+#[test]
+fn augmented_data_is_the_eight_turned_positions() {
+    check_augmentation::<5>(21);
+    check_augmentation::<6>(22);
+}
+
+fn check_augmentation<const N: usize>(seed: u64) {
+    let live: Vec<Position<N>> = random_positions::<N>(seed, 12, 70)
+        .into_iter()
+        .filter(|pos| !pos.is_over() && !pos.is_opening())
+        .collect();
+    assert!(live.len() > 300, "{}", live.len());
+    // Results of every kind, a sibling (`*`) every fourth line, and a score the search might give.
+    let line = |pos: &Position<N>, i: usize, score: i32| {
+        let result = ["F-0", "0-R", "1/2-1/2", "*"][i % 4];
+        format!("{}\t{result}\t4\t{score}\n", tps::to_tps(pos))
+    };
+    let score = |pos: &Position<N>, i: usize| {
+        (cairn::eval::evaluate(pos).0 + 37 * (i as i32 % 11) - 180).clamp(-3000, 3000)
+    };
+    let stored: String = live
+        .iter()
+        .enumerate()
+        .map(|(i, pos)| line(pos, i, score(pos, i)))
+        .collect();
+    let written: String = live
+        .iter()
+        .enumerate()
+        .flat_map(|(i, pos)| (0..8).map(move |s| line(&pos.transformed(s), i, score(pos, i))))
+        .collect();
+    let read = |text: &str, augment: bool| {
+        let (mut data, rest) = NetData::read::<N>(text, 0.0, augment).expect("the data reads");
+        assert!(rest.is_empty());
+        data.blend(0.5, SHIPPED_K);
+        data
+    };
+    let (augmented, turned, plain) = (
+        read(&stored, true),
+        read(&written, false),
+        read(&stored, false),
+    );
+    assert_eq!(augmented.len(), 8 * live.len());
+    assert_eq!(turned.len(), augmented.len());
+    // The quantised network sums whole numbers: each sample's prediction is exact, so the
+    // losses agree but for the order of the sum.
+    let net = Model::new(Layout::of(N), seed, true).to_network();
+    let (a, t, p) = (
+        augmented.split_loss(Some(&net), SHIPPED_K),
+        turned.split_loss(Some(&net), SHIPPED_K),
+        plain.split_loss(Some(&net), SHIPPED_K),
+    );
+    assert_eq!((a.n_games, a.n_siblings), (t.n_games, t.n_siblings));
+    assert!(
+        (a.games - t.games).abs() < 1e-12 && (a.siblings - t.siblings).abs() < 1e-12,
+        "{a:?} vs {t:?}"
+    );
+    // An untrained network is not symmetric, so the symmetries are not the stored position.
+    assert!((a.games - p.games).abs() > 1e-6, "{a:?} vs {p:?}");
+    let config = TrainConfig {
+        epochs: 2,
+        batch: 64,
+        rate: 0.003,
+        decay: 0.8,
+        seed: 5,
+        sibling_weight: 2.0,
+    };
+    let mut from_augmented = Model::new(Layout::of(N), 4, true);
+    let mut from_turned = Model::new(Layout::of(N), 4, true);
+    let a = from_augmented.train(&augmented, &plain, &config);
+    let t = from_turned.train(&turned, &plain, &config);
+    // The same samples in the same order: only float sums in another order differ.
+    assert!((a.0 - t.0).abs() < 1e-6, "{a:?} vs {t:?}");
+    // Data of another size or augmentation is not joined.
+    let mut joined = read(&stored, true);
+    assert!(joined.append(read(&stored, false)).is_err());
+    assert!(joined.append(read(&stored, true)).is_ok());
+    assert_eq!(joined.len(), 16 * live.len());
+}
+
 /// A residual network learns what the linear evaluation misses: here a teacher that values
 /// each flat on top 2 flats more than the linear evaluation does.
 #[test]
@@ -239,7 +321,8 @@ fn a_residual_network_corrects_the_linear_evaluation() {
             let score = cairn::eval::evaluate(&pos).0 + 200 * lead;
             // Every third position is a sibling: no result, fitted to its score alone.
             let result = if pos.ply() % 3 == 0 { f32::NAN } else { 0.5 };
-            data.push(&pos, result, score.clamp(-3000, 3000) as f32);
+            data.push(&pos, result, score.clamp(-3000, 3000) as f32)
+                .unwrap();
         }
         data.blend(0.0, SHIPPED_K);
         data
