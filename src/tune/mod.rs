@@ -360,7 +360,8 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         let (_, lines) =
             NetData::read::<N>(&text, 1.0, false).map_err(|e| format!("--data {file}: {e}"))?;
         eprintln!("tune: {file}: {} positions", lines.len());
-        data.append(lines)?;
+        data.append(lines)
+            .map_err(|e| format!("--data {file}: {e}"))?;
     }
     if data.is_empty() {
         return Err("--data: no data lines to score on".to_string());

@@ -6,9 +6,9 @@
 //! where a score was recorded, the result elsewhere (the linear tuner's blend, same `K`). The
 //! training positions are also used under the board's 7 other symmetries (Tak's rules do not
 //! see them), which multiplies the samples by 8 (each position is stored once, its inputs
-//! mapped to the symmetry as they are read: [`NetData`]); the validation positions (each file's tail) are
-//! not, and the linear evaluation's loss on them is printed beside the network's as the
-//! baseline. The loss is the mean squared error between `sigmoid(y)` and the target, a
+//! mapped to the symmetry as they are read: [`NetData`]); the validation positions (each file's
+//! tail) are not, and the linear evaluation's loss on them is printed beside the network's as
+//! the baseline. The loss is the mean squared error between `sigmoid(y)` and the target, a
 //! sibling's error weighted by [`TrainConfig::sibling_weight`] against a game position's 1
 //! (`--sibling-weight`: the siblings stand for the positions a search mostly meets). Each
 //! minibatch's gradient is summed in parallel (rayon) over the samples, then one Adam step
@@ -38,7 +38,7 @@ const CHUNK: usize = 256;
 /// `k % 8`, its inputs mapped through that symmetry's table as they are read. (Storing the 8
 /// copies took 8 times the memory, 7 GB for 5.3 M data lines, and the `u32` offsets of
 /// the inputs would have run out at about 7 M.)
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct NetData {
     /// Active inputs of every stored position: the side to move's, then the other's, back to
     /// back.
@@ -60,6 +60,21 @@ pub struct NetData {
     /// Per symmetry, where each input goes: `maps[s * inputs + i]`, the identity for `s = 0`
     /// (empty until the first position comes in).
     maps: Vec<u16>,
+}
+
+impl Default for NetData {
+    fn default() -> NetData {
+        NetData {
+            inputs: Vec::new(),
+            starts: Vec::new(),
+            results: Vec::new(),
+            scores: Vec::new(),
+            targets: Vec::new(),
+            linear: Vec::new(),
+            symmetries: 1,
+            maps: Vec::new(),
+        }
+    }
 }
 
 /// Per symmetry of the `N`×`N` board, where each input of [`active`] goes: a square's inputs
@@ -84,7 +99,7 @@ fn symmetry_maps<const N: usize>() -> Vec<u16> {
 impl NetData {
     /// The number of samples (stored positions times their symmetries).
     pub fn len(&self) -> usize {
-        self.starts.len() * self.symmetries.max(1)
+        self.starts.len() * self.symmetries
     }
 
     /// Whether there are no samples.
@@ -95,7 +110,7 @@ impl NetData {
     /// The stored position of sample `k`.
     #[inline]
     fn stored(&self, k: usize) -> usize {
-        k / self.symmetries.max(1)
+        k / self.symmetries
     }
 
     /// Adds `pos` with its result and score for the side to move (as one sample, or 8 for
@@ -108,7 +123,6 @@ impl NetData {
     ) -> Result<(), String> {
         if self.maps.is_empty() {
             self.maps = symmetry_maps::<N>();
-            self.symmetries = self.symmetries.max(1);
         } else if self.maps.len() != 8 * Layout::of(N).inputs {
             return Err(format!("a {N}x{N} position in data of another size"));
         }
@@ -143,7 +157,7 @@ impl NetData {
             .get(i + 1)
             .map_or(self.inputs.len() as u32, |s| s[0]);
         let inputs = self.maps.len() / 8;
-        let map = &self.maps[k % self.symmetries.max(1) * inputs..][..inputs];
+        let map = &self.maps[k % self.symmetries * inputs..][..inputs];
         (
             &self.inputs[a as usize..b as usize],
             &self.inputs[b as usize..end as usize],
@@ -265,8 +279,8 @@ impl NetData {
             return Ok(());
         }
         if self.is_empty() {
-            self.symmetries = other.symmetries;
-            self.maps = other.maps.clone();
+            *self = other;
+            return Ok(());
         }
         if self.symmetries != other.symmetries || self.maps != other.maps {
             return Err("cannot join data of different sizes or augmentation".to_string());
