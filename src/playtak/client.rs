@@ -158,6 +158,28 @@ const LAG_RESERVE_MOVES: u64 = 40;
 const PANIC_MS: u64 = 400;
 /// Nodes of that search.
 const PANIC_NODES: u64 = 1_000;
+/// How long after a game's `Over` a move of that game is still added to its record.
+const LATE_MOVE_WINDOW: Duration = Duration::from_secs(10);
+/// How long the client stays, its games played, after a loss on time, for such a move.
+const LATE_MOVE_GRACE: Duration = Duration::from_secs(2);
+
+/// A game the server said was over, kept for a move of it that comes after its `Over`. On a loss
+/// on time the server's clock can send `Over` before it passes on the move that started the
+/// loser's turn; that move is in the server's record of the game, so it goes into ours too.
+struct Ended {
+    start: GameStart,
+    /// Plies, canonical PTN.
+    moves: Vec<String>,
+    result: String,
+    /// The `Termination` tag.
+    how: &'static str,
+    /// When `Over` came.
+    at: Instant,
+    /// Its file in `--ptn-dir`, named when it ended.
+    path: Option<PathBuf>,
+    /// A late move has been added.
+    amended: bool,
+}
 
 /// What the client waits for.
 #[derive(Debug)]
@@ -292,6 +314,8 @@ pub struct Client {
     /// The name the server gave at login.
     name: Option<String>,
     game: Option<ServerGame>,
+    /// The last game that ended, for a late move of it.
+    ended: Option<Ended>,
     games_done: u32,
     pending: VecDeque<Pending>,
     generation: u64,
@@ -375,6 +399,7 @@ impl Client {
             conn_id: 0,
             name: None,
             game: None,
+            ended: None,
             games_done: 0,
             pending: VecDeque::new(),
             generation: 0,
@@ -571,9 +596,18 @@ impl Client {
         }
     }
 
+    /// No new game: the games asked for are played, or a stop was asked for.
+    fn no_new_game(&self) -> bool {
+        self.config.games.is_some_and(|n| self.games_done >= n) || self.stops > 0
+    }
+
     fn finished(&self) -> bool {
-        let played = self.config.games.is_some_and(|n| self.games_done >= n);
-        (self.game.is_none() && (played || self.stops > 0))
+        // After a loss on time, the move that began the loser's turn may still be on its way.
+        let late_move_due = self
+            .ended
+            .as_ref()
+            .is_some_and(|e| e.how == "time" && !e.amended && e.at.elapsed() < LATE_MOVE_GRACE);
+        (self.game.is_none() && self.no_new_game() && !late_move_due)
             || self.stops >= 3
             || (self.stops >= 2 && self.name.is_none())
     }
@@ -702,6 +736,11 @@ impl Client {
             ServerMsg::SeekRemove(_) => {}
             ServerMsg::GameStart(start) => self.on_game_start(start),
             ServerMsg::Move { game, mv } if self.is_current(game) => self.on_move(&mv),
+            ServerMsg::Move { game, mv }
+                if self.ended.as_ref().is_some_and(|e| e.start.game == game) =>
+            {
+                self.late_move(&mv)
+            }
             ServerMsg::Timems { game, white, black } if self.is_current(game) => {
                 if let Some(g) = &mut self.game {
                     g.clock = [white, black];
@@ -1297,16 +1336,80 @@ impl Client {
             game.start.black,
             game.moves.len()
         );
-        if let Some(dir) = &self.config.ptn_dir {
-            let text = game_ptn(&self.config.server, &game.start, &game.moves, result, how);
-            let path = dir.join(ptn_file_name(&game.start));
-            if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, text))
-            {
-                log::error!("cannot write {}: {e}", path.display());
-            }
-        }
-        if !self.finished() {
+        let path = self
+            .config
+            .ptn_dir
+            .as_ref()
+            .map(|dir| dir.join(ptn_file_name(&game.start)));
+        let ended = Ended {
+            start: game.start,
+            moves: game.moves,
+            result: result.to_string(),
+            how,
+            at: Instant::now(),
+            path,
+            amended: false,
+        };
+        self.write_ptn(&ended);
+        self.ended = Some(ended);
+        if !self.no_new_game() {
             self.look_for_game();
+        }
+    }
+
+    /// Writes a finished game to its file in `--ptn-dir`, if given (again after a late move).
+    fn write_ptn(&self, ended: &Ended) {
+        let (Some(dir), Some(path)) = (&self.config.ptn_dir, &ended.path) else {
+            return;
+        };
+        let record = game_record(
+            &self.config.server,
+            &ended.start,
+            &ended.moves,
+            &ended.result,
+            ended.how,
+        );
+        if let Err(e) =
+            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, record.to_ptn()))
+        {
+            log::error!("cannot write {}: {e}", path.display());
+        }
+    }
+
+    /// A move of the game that just ended, sent after its `Over`: added to the game's record
+    /// if it comes soon and is legal there.
+    fn late_move(&mut self, mv: &PtnMove) {
+        let Some(ended) = &mut self.ended else {
+            return;
+        };
+        let no = ended.start.game;
+        if ended.amended {
+            log::warn!("game {no}: a second move `{mv}` after the game ended; not recorded");
+            return;
+        }
+        let after = ended.at.elapsed();
+        if after > LATE_MOVE_WINDOW {
+            log::warn!(
+                "game {no}: a move `{mv}` {:.1} s after the game ended; not recorded",
+                after.as_secs_f64()
+            );
+            return;
+        }
+        let mut moves = ended.moves.clone();
+        moves.push(mv.to_string());
+        let record = game_record(&self.config.server, &ended.start, &moves, &ended.result, "");
+        if let Err(e) = crate::notation::ptn_game::replay_any(&record) {
+            log::warn!(
+                "game {no}: a move `{mv}` after the game ended does not fit ({e}); not recorded"
+            );
+            return;
+        }
+        log::info!("game {no}: the server sent `{mv}` after the game's end; added to its record");
+        ended.moves = moves;
+        ended.amended = true;
+        if let Some(ended) = self.ended.take() {
+            self.write_ptn(&ended);
+            self.ended = Some(ended);
         }
     }
 }
@@ -1346,16 +1449,16 @@ fn termination(
     }
 }
 
-/// A finished game as PTN, with the tags of the game: the server's, `Rated` (`yes` or `no`),
+/// A finished game's record, with the tags of the game: the server's, `Rated` (`yes` or `no`),
 /// and `Termination` (how it ended: `road`, `flats`, `time`, `resignation`, `abandonment`,
 /// `agreement`, `draw rule` or `aborted`).
-pub fn game_ptn(
+pub fn game_record(
     server: &str,
     start: &GameStart,
     moves: &[String],
     result: &str,
     termination: &str,
-) -> String {
+) -> PtnGame {
     let plies = moves
         .iter()
         .filter_map(|m| m.parse::<PtnMove>().ok())
@@ -1392,7 +1495,6 @@ pub fn game_ptn(
         plies,
         result: Some(result.to_string()),
     }
-    .to_ptn()
 }
 
 /// `YYYY.MM.DD-HHMMSS-gameN-WHITE-BLACK.ptn`, names reduced to letters, digits and `_`.

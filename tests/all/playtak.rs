@@ -522,6 +522,59 @@ fn games_in_both_colours_on_every_size() {
     play_game::<8>(Color::Black, 3, &["Game#12 Over 0-0"], "0-0", "aborted");
 }
 
+/// On a loss on time the server's clock can send `Over` before the move that started the
+/// loser's turn (seen on the real server under load); that move is in the server's record, so it
+/// joins the client's if it is legal there. The client waits for it before it exits.
+#[test]
+fn a_move_sent_after_a_loss_on_time_joins_the_record() {
+    let (listener, addr) = listen();
+    let dir = temp_dir("late-move");
+    let child = one_game(&addr, &["--ptn-dir", dir.to_str().unwrap()]);
+    let mut peer = start_game(&listener, "black", 0);
+    let mut board = Board::<5>::new(0);
+    for _ in 0..3 {
+        let white = board.choose();
+        board.apply_server(&white);
+        peer.send("Game#5 Timems 5000 5000");
+        peer.send(&format!("Game#5 {white}"));
+        let mv = client_move(&mut peer, 5);
+        board.apply_server(&mv);
+        peer.send("Game#5 Timems 5000 4900");
+        peer.send("OK");
+    }
+    // A placement on a taken square: no move of this game.
+    let illegal = (0..5)
+        .flat_map(|rank| (0..5).map(move |file| format!("{}{}", (b'a' + file) as char, rank + 1)))
+        .map(|square| square.parse::<PtnMove>().unwrap())
+        .find(|mv| !board.pos.is_legal(mv.to_move::<5>().unwrap()))
+        .unwrap();
+    let white = board.choose();
+    board.apply_server(&white);
+    peer.send("Game#5 Timems 4900 0");
+    peer.send("Game#5 Over 1-0");
+    peer.send(&format!("Game#5 {}", move_to_server(&illegal).unwrap()));
+    peer.send(&format!("Game#5 {white}"));
+    peer.send("Game#5 Over 1-0");
+    let stderr = exits_0_saying(
+        child,
+        &[
+            "game 5 over: 1-0 (time)",
+            &format!("a move `{illegal}` after the game ended does not fit"),
+            "after the game's end; added to its record",
+        ],
+    );
+    // Its one game played, the client waited for the late move without seeking again.
+    assert_eq!(stderr.matches("seeking:").count(), 1, "{stderr}");
+    let games = parse_file(&ptn_in(&dir)).unwrap();
+    let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
+    assert_eq!(plies, board.plies);
+    assert_eq!(plies.len(), 7);
+    assert_eq!(games[0].tag("Termination"), Some("time"));
+    assert_eq!(games[0].result.as_deref(), Some("1-0"));
+    replay_any(&games[0]).unwrap();
+    let _ = std::fs::remove_dir_all(dir);
+}
+
 /// Logs in as `cairn` with `args`, starts game 5 on 5×5 (komi in half flats) in `colour`, and
 /// returns the peer after the seek.
 fn start_game(listener: &TcpListener, color: &str, half_komi: u8) -> Peer {
