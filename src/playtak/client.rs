@@ -181,6 +181,24 @@ struct Ended {
     amended: bool,
 }
 
+impl Ended {
+    fn record(&self, server: &str) -> PtnGame {
+        game_record(server, &self.start, &self.moves, &self.result, self.how)
+    }
+
+    /// Writes the game to its file, if it has one (again after a late move).
+    fn write(&self, server: &str) {
+        let Some(path) = &self.path else {
+            return;
+        };
+        let dir = path.parent().unwrap_or(std::path::Path::new("."));
+        let text = self.record(server).to_ptn();
+        if let Err(e) = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, text)) {
+            log::error!("cannot write {}: {e}", path.display());
+        }
+    }
+}
+
 /// What the client waits for.
 #[derive(Debug)]
 pub enum Event {
@@ -1350,29 +1368,10 @@ impl Client {
             path,
             amended: false,
         };
-        self.write_ptn(&ended);
+        ended.write(&self.config.server);
         self.ended = Some(ended);
         if !self.no_new_game() {
             self.look_for_game();
-        }
-    }
-
-    /// Writes a finished game to its file in `--ptn-dir`, if given (again after a late move).
-    fn write_ptn(&self, ended: &Ended) {
-        let (Some(dir), Some(path)) = (&self.config.ptn_dir, &ended.path) else {
-            return;
-        };
-        let record = game_record(
-            &self.config.server,
-            &ended.start,
-            &ended.moves,
-            &ended.result,
-            ended.how,
-        );
-        if let Err(e) =
-            std::fs::create_dir_all(dir).and_then(|()| std::fs::write(path, record.to_ptn()))
-        {
-            log::error!("cannot write {}: {e}", path.display());
         }
     }
 
@@ -1395,22 +1394,17 @@ impl Client {
             );
             return;
         }
-        let mut moves = ended.moves.clone();
-        moves.push(mv.to_string());
-        let record = game_record(&self.config.server, &ended.start, &moves, &ended.result, "");
-        if let Err(e) = crate::notation::ptn_game::replay_any(&record) {
+        ended.moves.push(mv.to_string());
+        if let Err(e) = crate::notation::ptn_game::replay_any(&ended.record(&self.config.server)) {
+            ended.moves.pop();
             log::warn!(
                 "game {no}: a move `{mv}` after the game ended does not fit ({e}); not recorded"
             );
             return;
         }
         log::info!("game {no}: the server sent `{mv}` after the game's end; added to its record");
-        ended.moves = moves;
         ended.amended = true;
-        if let Some(ended) = self.ended.take() {
-            self.write_ptn(&ended);
-            self.ended = Some(ended);
-        }
+        ended.write(&self.config.server);
     }
 }
 
