@@ -11,16 +11,18 @@
 //! Each worker owns one for one search: the evaluation depends on nothing the hash leaves out
 //! (the komi and the weights are fixed for the search), and no thread shares it.
 //!
-//! **Its memory is kept for the thread's next search.** A fresh 1 MiB block comes from the
-//! system as untouched pages, and the first write to each page faults. Searches of a few thousand
-//! nodes (self-play data at 8,000 nodes a move, `cairn match --nodes`) then spent about a sixth
-//! of their time in page faults and unmapping (by `perf` on `tune --generate`). So a dropped
-//! cache hands its block to a per-thread spare, and the next cache on that thread clears it and
-//! takes it. Clearing keeps every search exactly as it was: nothing crosses from one search to the
-//! next, whatever changed between them (the weights, the komi, the board size).
+//! **Its memory is kept for the next search.** A fresh 1 MiB block comes from the system as
+//! untouched pages, and the first write to each page faults. Searches of a few thousand nodes
+//! (self-play data at 8,000 nodes a move, `cairn match --nodes`) then spent about a sixth of
+//! their time in page faults and unmapping (by `perf` on `tune --generate`). So a dropped cache
+//! hands its block to a process-wide pool of spares, and a new cache clears a spare and takes it.
+//! The pool is shared rather than per thread because the TEI engine starts a thread for each
+//! search; it holds at most as many blocks as there were caches alive at once. Clearing keeps
+//! every search exactly as it was: nothing crosses from one search to the next, whatever changed
+//! between them (the weights, the komi, the board size).
 
 use crate::score::Score;
-use std::cell::Cell;
+use std::sync::Mutex;
 
 /// Entries: 1 MiB.
 const ENTRIES: usize = 1 << 17;
@@ -33,14 +35,13 @@ pub struct EvalCache {
     slots: Box<[u64]>,
 }
 
-thread_local! {
-    /// The block of the last cache dropped on this thread (see the module doc).
-    static SPARE: Cell<Option<Box<[u64]>>> = const { Cell::new(None) };
-}
+/// Blocks of dropped caches, for the next ones (see the module doc).
+static SPARES: Mutex<Vec<Box<[u64]>>> = Mutex::new(Vec::new());
 
 impl Default for EvalCache {
     fn default() -> Self {
-        let slots = match SPARE.try_with(Cell::take).ok().flatten() {
+        let spare = SPARES.lock().ok().and_then(|mut spares| spares.pop());
+        let slots = match spare {
             Some(mut slots) => {
                 slots.fill(0);
                 slots
@@ -54,8 +55,9 @@ impl Default for EvalCache {
 impl Drop for EvalCache {
     fn drop(&mut self) {
         let slots = std::mem::take(&mut self.slots);
-        // At the thread's end the spare may be gone already; the block is then simply freed.
-        let _ = SPARE.try_with(|spare| spare.set(Some(slots)));
+        if let Ok(mut spares) = SPARES.lock() {
+            spares.push(slots);
+        }
     }
 }
 
@@ -121,16 +123,16 @@ mod tests {
     }
 
     #[test]
-    fn a_new_cache_on_the_thread_of_an_old_one_starts_empty() {
+    fn a_new_cache_after_an_old_one_starts_empty() {
         let hash = 0x0bad_cafe_0000_0042;
         let mut old = EvalCache::default();
         assert_eq!(old.get_or(hash, || Score(12)), Score(12));
         drop(old);
-        // The new cache takes the old one's block: the entry must be gone, not answered.
+        // The new cache may take the old one's block: the entry must be gone, not answered.
         let mut new = EvalCache::default();
         assert_eq!(new.get_or(hash, || Score(-5)), Score(-5));
         assert_eq!(new.get_or(hash, || Score(99)), Score(-5));
-        // Two live caches on one thread share nothing.
+        // Two live caches share nothing.
         let mut other = EvalCache::default();
         assert_eq!(other.get_or(hash, || Score(7)), Score(7));
         assert_eq!(new.get_or(hash, || Score(99)), Score(-5));
