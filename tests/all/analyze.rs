@@ -1,6 +1,7 @@
 //! `cairn analyze` end to end: the binary is run on real positions and games, and its text, JSON
 //! and annotated PTN are checked against the rules.
 
+use crate::common::Scratch;
 use cairn::board::{Color, GameResult, Position};
 use cairn::notation::{parse_file, parse_move, replay, tps};
 use std::path::PathBuf;
@@ -27,14 +28,6 @@ const ROAD_IN_ONE: &str = "1,1,1,1,x/x5/x5/2,2,2,2,x/x5 1 5";
 /// A 3x3 game in which both players miss wins in one and then allow the opponent's.
 const BLUNDERS_3X3: &str = "[Size \"3\"]\n[Result \"0-R\"]\n\n\
     1. a1 c3 2. b2 a2 3. a3 c2 4. b2< b2 5. b1 c1 6. 2a2- a2 0-R\n";
-
-fn temp_file(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cairn-analyze-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write temp file");
-    path
-}
 
 /// The one error line of a failed run.
 fn single_error(out: &Output) -> String {
@@ -154,7 +147,8 @@ fn multipv_json_lines_are_distinct_legal_moves() {
 
 #[test]
 fn ptn_ply_position_matches_the_replayed_game() {
-    let path = temp_file("ply.ptn", BLUNDERS_3X3);
+    let dir = Scratch::new("analyze-ply");
+    let path = dir.file("ply.ptn", BLUNDERS_3X3);
     let out = cairn(&[
         "analyze",
         "--ptn",
@@ -182,7 +176,8 @@ fn ptn_ply_position_matches_the_replayed_game() {
 
 #[test]
 fn annotated_game_replays_and_flags_missed_wins() {
-    let path = temp_file("blunders.ptn", BLUNDERS_3X3);
+    let dir = Scratch::new("analyze-blunders");
+    let path = dir.file("blunders.ptn", BLUNDERS_3X3);
     let out = cairn(&["analyze", "--game", path.to_str().unwrap(), "--depth", "4"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let annotated = parse_file(&stdout(&out)).expect("annotated PTN parses");
@@ -223,7 +218,8 @@ fn annotated_game_replays_and_flags_missed_wins() {
 
 #[test]
 fn annotated_game_as_json_lines() {
-    let path = temp_file("json.ptn", BLUNDERS_3X3);
+    let dir = Scratch::new("analyze-json");
+    let path = dir.file("json.ptn", BLUNDERS_3X3);
     let out = cairn(&[
         "analyze",
         "--game",
@@ -247,7 +243,8 @@ fn annotated_game_as_json_lines() {
 
 #[test]
 fn annotated_game_to_a_file() {
-    let path = temp_file("to_file.ptn", BLUNDERS_3X3);
+    let dir = Scratch::new("analyze-to-file");
+    let path = dir.file("to_file.ptn", BLUNDERS_3X3);
     let out_path = path.with_file_name("annotated_out.ptn");
     let out = cairn(&[
         "analyze",
@@ -289,7 +286,8 @@ fn bad_input_gives_one_clear_error() {
         let line = single_error(&cairn(&all));
         assert!(line.starts_with(prefix), "{args:?}: {line}");
     }
-    let path = temp_file("short.ptn", BLUNDERS_3X3);
+    let dir = Scratch::new("analyze-short");
+    let path = dir.file("short.ptn", BLUNDERS_3X3);
     let p = path.to_str().unwrap();
     let line = single_error(&cairn(&["analyze", "--ptn", p, "--ply", "13"]));
     assert!(
@@ -301,7 +299,7 @@ fn bad_input_gives_one_clear_error() {
         line.ends_with("--index 2, but the file has 1 game"),
         "{line}"
     );
-    let bad = temp_file("illegal.ptn", "[Size \"5\"]\n\n1. a1 e5 2. a1 *\n");
+    let bad = dir.file("illegal.ptn", "[Size \"5\"]\n\n1. a1 e5 2. a1 *\n");
     let line = single_error(&cairn(&["analyze", "--game", bad.to_str().unwrap()]));
     assert!(line.contains("ply 3"), "{line}");
 }

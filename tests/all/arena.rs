@@ -4,6 +4,7 @@
 
 #![cfg(unix)]
 
+use crate::common::Scratch;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -66,18 +67,11 @@ fn run_match_with(
     (stdout, std::fs::read_to_string(&ptn).unwrap())
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cairn-arena-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// An engine killed by a signal in every game loses each one as a crash, with the signal named;
 /// it is restarted, so every game is played.
 #[test]
 fn a_killed_engine_forfeits_and_the_match_goes_on() {
-    let dir = scratch("killed");
+    let dir = Scratch::new("arena-killed");
     let engine = fake_engine(&dir, "killed", "kill -9 $$");
     let (stdout, ptn) = run_match(&dir, &engine, "killed", "5+0.1", 4);
     assert!(
@@ -96,7 +90,6 @@ fn a_killed_engine_forfeits_and_the_match_goes_on() {
     // Each game got as far as the engine's second move: a fresh process every game.
     assert_eq!(ptn.matches("[Result \"1-0\"]").count(), 2, "{ptn}");
     assert_eq!(ptn.matches("[Result \"0-1\"]").count(), 2, "{ptn}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The SPRT runs on finished pairs. Against an engine that loses every game, [0, 400] is
@@ -105,7 +98,7 @@ fn a_killed_engine_forfeits_and_the_match_goes_on() {
 /// decided it.
 #[test]
 fn the_sprt_counts_whole_pairs() {
-    let dir = scratch("sprt");
+    let dir = Scratch::new("arena-sprt");
     let engine = fake_engine(&dir, "sprt", "kill -9 $$");
     let sprt = [
         "--tc",
@@ -124,14 +117,13 @@ fn the_sprt_counts_whole_pairs() {
         "{stdout}"
     );
     assert_eq!(ptn.matches("[Result ").count(), 8, "{ptn}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// An engine that stops answering loses on time one second past its clock, is killed and
 /// restarted, and so plays its first move of the next game again instead of losing at once.
 #[test]
 fn a_hung_engine_is_restarted_for_the_next_game() {
-    let dir = scratch("hung");
+    let dir = Scratch::new("arena-hung");
     let engine = fake_engine(&dir, "hung", "exec sleep 60");
     let (stdout, ptn) = run_match(&dir, &engine, "hung", "1+0", 2);
     assert!(
@@ -149,7 +141,6 @@ fn a_hung_engine_is_restarted_for_the_next_game() {
         let moves = game.rsplit("]\n\n").next().unwrap();
         assert!(moves.contains("a1") || moves.contains("d4"), "{game}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// With `--nodes`, every move is searched by `go nodes N` and the clock is not kept: an engine
@@ -157,7 +148,7 @@ fn a_hung_engine_is_restarted_for_the_next_game() {
 /// games were limited.
 #[test]
 fn a_match_by_nodes_sends_go_nodes_and_keeps_no_clock() {
-    let dir = scratch("nodes");
+    let dir = Scratch::new("arena-nodes");
     let log = dir.join("gos.txt");
     // Its second and later moves take 300 ms, six times the whole 50 ms clock.
     let engine = fake_engine(
@@ -183,7 +174,6 @@ fn a_match_by_nodes_sends_go_nodes_and_keeps_no_clock() {
     let gos = std::fs::read_to_string(&log).unwrap();
     assert!(!gos.is_empty());
     assert!(gos.lines().all(|l| l == "go nodes 300"), "{gos}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Runs `cairn match` (Cairn against itself, 4x4, 100 nodes a move) with `args`.
@@ -201,7 +191,7 @@ fn cairn_match(args: &[&str]) -> std::process::Output {
 /// around to the first; a start past the book's end is refused, naming both numbers.
 #[test]
 fn book_start_picks_the_first_opening_and_wraps() {
-    let dir = scratch("book-start");
+    let dir = Scratch::new("arena-book-start");
     let book = dir.join("book.txt");
     std::fs::write(&book, "a1 d4\nb1 c4\nd1 a4\n").unwrap();
     let ptn = dir.join("games.ptn");
@@ -262,5 +252,4 @@ fn book_start_picks_the_first_opening_and_wraps() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

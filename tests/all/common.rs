@@ -1,9 +1,10 @@
-//! Shared test helpers: a seeded xorshift generator, random playouts, the perft tables and the
-//! reader of `--log-file` transcripts.
+//! Shared test helpers: a seeded xorshift generator, random playouts, the perft tables, the
+//! reader of `--log-file` transcripts and the tests' scratch directories.
 #![allow(dead_code)]
 
 use cairn::board::Position;
 use cairn::movegen::MoveList;
+use std::path::{Path, PathBuf};
 
 pub use cairn::rng::Rng;
 
@@ -167,4 +168,52 @@ pub fn logged(path: &std::path::Path) -> Vec<String> {
                 .to_string()
         })
         .collect()
+}
+
+/// A test's own directory in the system's temp dir, `cairn-NAME-PID`: emptied when made and
+/// removed when dropped, unless the test is failing, so that what it wrote can be looked at.
+pub struct Scratch(PathBuf);
+
+impl Scratch {
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("cairn-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("scratch dir");
+        Scratch(dir)
+    }
+
+    /// Writes `text` to the file `name` in the directory; its path.
+    pub fn file(&self, name: &str, text: &str) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).expect("write a scratch file");
+        path
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<Path> for Scratch {
+    fn as_ref(&self) -> &Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::ffi::OsStr> for Scratch {
+    fn as_ref(&self) -> &std::ffi::OsStr {
+        self.0.as_os_str()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
 }

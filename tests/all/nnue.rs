@@ -1,7 +1,7 @@
 //! The network evaluation (src/eval/nnue.rs, trained by src/tune/network.rs): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
-use crate::common::{mixed_positions, random_positions, Rng};
+use crate::common::{mixed_positions, random_positions, Rng, Scratch};
 use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
@@ -432,8 +432,7 @@ fn data_line_count(path: &std::path::Path) -> usize {
 /// arguments are named.
 #[test]
 fn tune_nnue_writes_a_network() {
-    let dir = std::env::temp_dir().join(format!("cairn-nnue-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
+    let dir = Scratch::new("nnue");
     let data = dir.join("data.txt");
     let mut text = String::from("# made by the test\n");
     for pos in random_positions::<5>(4, 12, 60) {
@@ -609,7 +608,6 @@ fn tune_nnue_writes_a_network() {
         !out.status.success(),
         "a scale without --residual is refused"
     );
-    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// Two `--score-nets` tables agree: the same rows and words, the losses equal to the printed

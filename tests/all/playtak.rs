@@ -6,12 +6,13 @@
 //! link was down, a draw offered while Cairn thinks; and what an operator uses: the stop on a
 //! signal, `--resign`, chat, several seeks, accept filters and the PTN's tags.
 
+use crate::common::Scratch;
 use cairn::board::{Color, Position};
 use cairn::notation::{parse_file, replay_any, PtnMove};
 use cairn::playtak::protocol::{move_from_server, move_to_server};
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -209,13 +210,6 @@ fn exits_0_saying(child: Child, says: &[&str]) -> String {
     stderr
 }
 
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cairn-playtak-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 /// The one PTN file in `dir`.
 fn ptn_in(dir: &Path) -> String {
     let files: Vec<_> = std::fs::read_dir(dir).unwrap().flatten().collect();
@@ -341,7 +335,7 @@ fn guest_login_seek_syntax_and_pings() {
 #[test]
 fn failed_login_is_one_error_and_exit_1() {
     let (listener, addr) = listen();
-    let dir = temp_dir("login");
+    let dir = Scratch::new("playtak-login");
     let pw = dir.join("pw");
     std::fs::write(&pw, "hunter22\n").unwrap();
     let log = dir.join("transcript.log");
@@ -410,7 +404,7 @@ fn play_game<const N: usize>(
     termination: &str,
 ) {
     let (listener, addr) = listen();
-    let dir = temp_dir(&format!("game{N}{color:?}"));
+    let dir = Scratch::new(&format!("playtak-game{N}{color:?}"));
     let size = N.to_string();
     let child = client(
         &addr,
@@ -488,7 +482,6 @@ fn play_game<const N: usize>(
     let plies: Vec<String> = game.plies.iter().map(|p| p.mv.to_string()).collect();
     assert_eq!(plies, board.plies);
     replay_any(game).unwrap();
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -528,7 +521,7 @@ fn games_in_both_colours_on_every_size() {
 #[test]
 fn a_move_sent_after_a_loss_on_time_joins_the_record() {
     let (listener, addr) = listen();
-    let dir = temp_dir("late-move");
+    let dir = Scratch::new("playtak-late-move");
     let child = one_game(&addr, &["--ptn-dir", dir.to_str().unwrap()]);
     let mut peer = start_game(&listener, "black", 0);
     let mut board = Board::<5>::new(0);
@@ -572,7 +565,6 @@ fn a_move_sent_after_a_loss_on_time_joins_the_record() {
     assert_eq!(games[0].tag("Termination"), Some("time"));
     assert_eq!(games[0].result.as_deref(), Some("1-0"));
     replay_any(&games[0]).unwrap();
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 /// Logs in as `cairn` with `args`, starts game 5 on 5×5 (komi in half flats) in `colour`, and
@@ -722,7 +714,7 @@ fn a_komi_out_of_range_is_resigned_not_a_crash() {
 #[test]
 fn dropped_connection_resumes_the_game() {
     let (listener, addr) = listen();
-    let dir = temp_dir("resume");
+    let dir = Scratch::new("playtak-resume");
     let child = one_game(
         &addr,
         &[
@@ -945,14 +937,13 @@ fn play_on_and_end(
     let plies: Vec<String> = games[0].plies.iter().map(|p| p.mv.to_string()).collect();
     assert_eq!(plies, board.plies);
     assert_eq!(games[0].result.as_deref(), Some(result));
-    let _ = std::fs::remove_dir_all(dir);
     stderr
 }
 
 #[test]
 fn a_guest_gets_its_game_back_when_welcome_comes_last() {
     let (listener, addr) = listen();
-    let dir = temp_dir("guest-resume");
+    let dir = Scratch::new("playtak-guest-resume");
     let child = client(
         &addr,
         &[
@@ -997,7 +988,7 @@ fn a_guest_gets_its_game_back_when_welcome_comes_last() {
 #[test]
 fn a_silent_link_is_dropped_and_the_game_resumed() {
     let (listener, addr) = listen();
-    let dir = temp_dir("silent");
+    let dir = Scratch::new("playtak-silent");
     let child = one_game(
         &addr,
         &[
@@ -1281,7 +1272,7 @@ fn resign_only_a_lost_game_and_only_when_asked() {
 #[test]
 fn chat_greets_and_answers_and_the_guest_token_stays_secret() {
     let (listener, addr) = listen();
-    let dir = temp_dir("chat");
+    let dir = Scratch::new("playtak-chat");
     let log = dir.join("transcript.log");
     let child = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args([
@@ -1327,7 +1318,6 @@ fn chat_greets_and_answers_and_the_guest_token_stays_secret() {
         "{transcript}"
     );
     assert!(!transcript.contains(&token), "{transcript}");
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! the other accepts over WebSocket) until the seeker is stopped by SIGTERM; see the test for
 //! what each game must show.
 
+use crate::common::Scratch;
 use cairn::notation::{parse_file, replay_any};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -16,7 +17,8 @@ use std::time::{Duration, Instant};
 /// A running server, stopped when dropped.
 struct Server {
     kit: PathBuf,
-    dir: PathBuf,
+    /// The server's files; dropped after `drop` has stopped it.
+    dir: Scratch,
     telnet: u16,
     ws: u16,
 }
@@ -60,8 +62,7 @@ fn kit() -> Result<PathBuf, String> {
 }
 
 fn start(kit: &Path) -> Server {
-    let dir = std::env::temp_dir().join(format!("cairn-playtak-server-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = Scratch::new("playtak-server");
     let (telnet, ws, http) = (free_port(), free_port(), free_port());
     let out = Command::new("bash")
         .arg(kit.join("start.sh"))

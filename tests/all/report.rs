@@ -3,8 +3,9 @@
 //! `--link` / `--links`. Every input is made here; the searches are depth-limited on one thread,
 //! so each picture is the same bytes every run.
 
+use crate::common::Scratch;
 use cairn::notation::{parse_file, replay, tps, PtnGame};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 /// Runs the binary: whether it succeeded, its stdout and its stderr.
@@ -22,19 +23,6 @@ fn ok(args: &[&str]) -> String {
     let (success, out, err) = run(args);
     assert!(success, "{args:?}: {err}");
     out
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("cairn-report-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
 }
 
 fn arg(path: &Path) -> &str {
@@ -87,8 +75,8 @@ fn texts(doc: &roxmltree::Document<'_>) -> Vec<String> {
 
 #[test]
 fn report_counts_every_part_of_the_match() {
-    let dir = scratch("text");
-    let file = write(&dir, "match.ptn", MATCH);
+    let dir = Scratch::new("report-text");
+    let file = dir.file("match.ptn", MATCH);
     let text = ok(&["report", arg(&file)]);
     let line = |start: &str| {
         text.lines()
@@ -134,8 +122,8 @@ fn report_counts_every_part_of_the_match() {
 
 #[test]
 fn report_links_open_each_lost_game() {
-    let dir = scratch("links");
-    let file = write(&dir, "match.ptn", MATCH);
+    let dir = Scratch::new("report-links");
+    let file = dir.file("match.ptn", MATCH);
     let text = ok(&["report", arg(&file), "--links"]);
     let games = parse_file(MATCH).unwrap();
     let links: Vec<&str> = text.lines().filter(|l| l.contains("https://")).collect();
@@ -162,8 +150,8 @@ fn report_links_open_each_lost_game() {
 
 #[test]
 fn report_picture_has_a_point_per_game_and_the_kinds() {
-    let dir = scratch("plot");
-    let file = write(&dir, "match.ptn", MATCH);
+    let dir = Scratch::new("report-plot");
+    let file = dir.file("match.ptn", MATCH);
     let plot = dir.join("report.svg");
     ok(&["report", arg(&file), "--plot", arg(&plot)]);
     let first = std::fs::read_to_string(&plot).unwrap();
@@ -190,7 +178,7 @@ fn report_picture_has_a_point_per_game_and_the_kinds() {
 
 #[test]
 fn report_names_what_it_cannot_read() {
-    let dir = scratch("errors");
+    let dir = Scratch::new("report-errors");
     let cases = [
         (
             format!(
@@ -210,7 +198,7 @@ fn report_names_what_it_cannot_read() {
         (String::new(), "no game found"),
     ];
     for (i, (text, message)) in cases.iter().enumerate() {
-        let file = write(&dir, &format!("bad{i}.ptn"), text);
+        let file = dir.file(&format!("bad{i}.ptn"), text);
         let (success, _, err) = run(&["report", arg(&file)]);
         assert!(!success);
         assert_eq!(err.lines().count(), 1, "{err}");
@@ -223,18 +211,18 @@ fn report_names_what_it_cannot_read() {
 /// that file's name.
 #[test]
 fn report_pools_several_files() {
-    let dir = scratch("pool");
-    let whole = write(&dir, "whole.ptn", MATCH);
+    let dir = Scratch::new("report-pool");
+    let whole = dir.file("whole.ptn", MATCH);
     let cut = MATCH.find("[Player1 \"alpha\"]\n[Player2 \"beta\"]\n[Size \"5\"]\n[Result \"0-1\"]");
     let (head, tail) = MATCH.split_at(cut.expect("game 3 starts"));
-    let first = write(&dir, "first.ptn", head);
-    let second = write(&dir, "second.ptn", tail);
+    let first = dir.file("first.ptn", head);
+    let second = dir.file("second.ptn", tail);
     let pooled = ok(&["report", arg(&first), arg(&second)]);
     assert_eq!(pooled, ok(&["report", arg(&whole)]));
     assert!(pooled.contains("alpha vs beta: +2 -1 =1"), "{pooled}");
     assert_ne!(ok(&["report", arg(&first)]), pooled);
 
-    let others = write(&dir, "others.ptn", &tail.replace("beta", "gamma"));
+    let others = dir.file("others.ptn", &tail.replace("beta", "gamma"));
     let (success, _, err) = run(&["report", arg(&first), arg(&others)]);
     assert!(!success);
     assert_eq!(err.lines().count(), 1, "{err}");
@@ -242,11 +230,7 @@ fn report_pools_several_files() {
         err.contains("others.ptn: its engines `alpha` and `gamma`"),
         "{err}"
     );
-    let bad = write(
-        &dir,
-        "bad.ptn",
-        &tail.replacen("[Player1 \"alpha\"]\n", "", 1),
-    );
+    let bad = dir.file("bad.ptn", &tail.replacen("[Player1 \"alpha\"]\n", "", 1));
     let (success, _, err) = run(&["report", arg(&first), arg(&bad)]);
     assert!(!success);
     assert!(err.contains("bad.ptn: game 1: no Player1 tag"), "{err}");
@@ -276,13 +260,13 @@ fn with_rounds() -> String {
 /// each alone, also when a file names beta first and its rounds come out of order.
 #[test]
 fn report_pairs_the_rounds_of_one_opening() {
-    let dir = scratch("pairs");
-    let text = ok(&["report", arg(&write(&dir, "rounds.ptn", &with_rounds()))]);
+    let dir = Scratch::new("report-pairs");
+    let text = ok(&["report", arg(&dir.file("rounds.ptn", &with_rounds()))]);
     let expected = "Pairs (one opening, colours swapped), by alpha's points: 0: 0, 1/2: 1, 1: 0, \
                     3/2: 0, 2: 1 (2 pairs); Elo ";
     assert!(text.contains(expected), "{text}");
     assert!(text.contains("alpha vs beta: +2 -1 =1"), "{text}");
-    let plain = ok(&["report", arg(&write(&dir, "plain.ptn", MATCH))]);
+    let plain = ok(&["report", arg(&dir.file("plain.ptn", MATCH))]);
     assert!(!plain.contains("Pairs"), "{plain}");
     let games: Vec<String> = with_rounds()
         .split("[Round ")
@@ -290,8 +274,8 @@ fn report_pairs_the_rounds_of_one_opening() {
         .map(|g| format!("[Round {g}"))
         .collect();
     assert_eq!(games.len(), 4);
-    let first = write(&dir, "first.ptn", &games[..2].concat());
-    let second = write(&dir, "second.ptn", &format!("{}\n{}", games[3], games[2]));
+    let first = dir.file("first.ptn", &games[..2].concat());
+    let second = dir.file("second.ptn", &format!("{}\n{}", games[3], games[2]));
     let beta_first = ok(&["report", arg(&second)]);
     assert!(
         beta_first.contains("by beta's points: 0: 0, 1/2: 0, 1: 0, 3/2: 1, 2: 0 (1 pairs)"),
@@ -300,8 +284,7 @@ fn report_pairs_the_rounds_of_one_opening() {
     let pooled = ok(&["report", arg(&first), arg(&second)]);
     assert!(pooled.contains(expected), "{pooled}");
     // Two games of one round number with the same White engine are no pair.
-    let same_white = write(
-        &dir,
+    let same_white = dir.file(
         "same.ptn",
         &format!(
             "{}\n{}",
@@ -313,8 +296,8 @@ fn report_pairs_the_rounds_of_one_opening() {
 }
 
 /// Runs `analyze --game` on the 3x3 game, depth 3 on one thread, with extra arguments.
-fn annotate(dir: &Path, extra: &[&str]) -> String {
-    let game = write(dir, "game.ptn", BLUNDERS_3X3);
+fn annotate(dir: &Scratch, extra: &[&str]) -> String {
+    let game = dir.file("game.ptn", BLUNDERS_3X3);
     let mut args = vec![
         "analyze",
         "--game",
@@ -330,7 +313,7 @@ fn annotate(dir: &Path, extra: &[&str]) -> String {
 
 #[test]
 fn eval_graph_has_a_point_per_ply_and_the_marks() {
-    let dir = scratch("eval");
+    let dir = Scratch::new("report-eval");
     let plot = dir.join("eval.svg");
     let annotated = dir.join("annotated.ptn");
     annotate(&dir, &["--plot", arg(&plot), "--out", arg(&annotated)]);
@@ -388,7 +371,7 @@ fn eval_graph_has_a_point_per_ply_and_the_marks() {
 
 #[test]
 fn game_link_decodes_to_the_annotated_ptn_byte_for_byte() {
-    let dir = scratch("link");
+    let dir = Scratch::new("report-link");
     let annotated = dir.join("annotated.ptn");
     let text = annotate(&dir, &["--link", "--out", arg(&annotated)]);
     let lines: Vec<&str> = text.lines().collect();
@@ -469,7 +452,7 @@ fn json_carries_evaluations_and_chances() {
         (v["win_pct_white"].as_f64().unwrap() - chance).abs() <= 0.05,
         "{v}"
     );
-    let dir = scratch("json");
+    let dir = Scratch::new("report-json");
     let rows = annotate(&dir, &["--json"]);
     let last: serde_json::Value = serde_json::from_str(rows.lines().last().unwrap()).unwrap();
     assert_eq!(last["eval"]["win"], true);
@@ -497,7 +480,7 @@ fn json_carries_evaluations_and_chances() {
 
 #[test]
 fn match_plot_is_the_report_picture_of_its_games() {
-    let dir = scratch("match");
+    let dir = Scratch::new("report-match");
     let ptn = dir.join("games.ptn");
     let plot = dir.join("match.svg");
     let engine = |name: &str| format!("cmd={} name={name}", env!("CARGO_BIN_EXE_cairn"));
