@@ -141,6 +141,20 @@
 //! The first stream's file was lost with the machine it ran on, after its counts were written down;
 //! a stream from 601 lost there after about 23 games is not counted. `cairn bench` with it and
 //! `s5-r1`: 787,471 nodes.
+//!
+//! `s6-r9w4.nnue`, in the tree as a candidate and not built in, is a fifth round fitted on seed 65
+//! alone (`--seed 65`, the same settings, shards 3 to 65, 67 and 69: 3,901,195 lines, every game
+//! played by the engine with `s6-r8` built in), with `--sibling-weight 4`; `auto` kept 0.95 of the
+//! correction. On seed 65's shards 1 and 2, held out (90,173 game positions, 31,504 siblings):
+//! games 0.04049 linear, 0.03739 `s6-r8`, 0.03297 the candidate; siblings 0.01440, 0.00907,
+//! 0.00927. The same fit with weight 2 predicted the games better still (0.03224) and the siblings
+//! worse (0.01047), and lost to `s6-r8` at equal nodes by +138 −194 =50 in 382 games, −51 ± 33: it
+//! was dropped. The candidate, at equal nodes (40000, openings from 1), stood at +332 −287 =73 in
+//! 692 games, +23 ± 25 (346 pairs 52/29/160/32/73, +23 [−1, +46], pair LLR 1.25 of 2.94) when the
+//! working session ended, short of a verdict. A round fitted on one engine's games alone learns
+//! that engine's positions and the scores of its own searches; the rounds before it mixed the games
+//! of several engines.
+//!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small
