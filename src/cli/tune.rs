@@ -74,6 +74,11 @@ pub struct TuneCli {
     /// its search alone) against a game position's 1, above 0 and at most 100 (--nnue).
     #[arg(long, default_value_t = 1.0)]
     pub sibling_weight: f64,
+    /// Start training from this network file instead of random weights (--nnue): a
+    /// fine-tune of an earlier round on new data, usually at a lower --learning-rate. Its
+    /// board size and --residual must match.
+    #[arg(long, value_name = "FILE", requires = "nnue")]
+    pub init: Option<PathBuf>,
     /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
     #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
@@ -187,6 +192,7 @@ impl From<TuneCli> for TuneArgs {
                 residual: cli.residual,
                 residual_scale: cli.residual_scale,
                 sibling_weight: cli.sibling_weight,
+                init: cli.init,
             }),
             spsa: cli.spsa,
             score_nets: cli.score_nets,

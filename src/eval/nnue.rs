@@ -411,6 +411,19 @@ impl Network {
         }
     }
 
+    /// The weights as floats, in [`Network::quantise`]'s order and scale: `(w1, b1, w2, b2)`.
+    /// Quantising them again gives this network back, so a trainer can start from it.
+    pub fn float_weights(&self) -> (Vec<f32>, Vec<f32>, Vec<f32>, f32) {
+        let f = |q: i16| q as f32 / QA as f32;
+        let w1 = self.w1.iter().flat_map(|row| row.0.map(f)).collect();
+        (w1, self.b1.0.map(f).to_vec(), self.w2.clone(), self.b2)
+    }
+
+    /// The layout of the network's inputs.
+    pub fn layout(&self) -> Layout {
+        self.layout
+    }
+
     /// This residual network with its correction multiplied by `scale` (its output layer
     /// scaled: the output is linear in it). A residual network fitted to the positions of games
     /// can overshoot on the positions a search visits, one weaker move away; a smaller

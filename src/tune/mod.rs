@@ -107,6 +107,8 @@ pub struct NnueArgs {
     pub residual_scale: ResidualScale,
     /// Weight of a sibling's error in training against a game position's 1.
     pub sibling_weight: f64,
+    /// A network to start from (a fine-tune) instead of random weights.
+    pub init: Option<PathBuf>,
 }
 
 /// The share of a residual network's correction that `cairn tune --nnue` writes.
@@ -323,12 +325,29 @@ fn network_k(args: &TuneArgs) -> Result<f64, String> {
     Ok(k)
 }
 
+/// The network file `path` (named by `option` in errors), which must be for `N`×`N`.
+fn read_network<const N: usize>(
+    path: &std::path::Path,
+    option: &str,
+) -> Result<crate::eval::nnue::Network, String> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{option} {name}: {e}"))?;
+    let net = crate::eval::nnue::Network::from_bytes(&bytes)
+        .map_err(|e| format!("{option} {name}: {e}"))?;
+    if net.size() != N {
+        return Err(format!(
+            "{option} {name}: a network for {0}x{0}, not {N}x{N}",
+            net.size()
+        ));
+    }
+    Ok(net)
+}
+
 /// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
 /// data files, split into the games' own positions and the siblings. Each round of training
 /// reports its losses on its own holdout; this scores networks of different rounds on the same
 /// lines, so they can be compared before their SPRT (give lines none of them was trained on).
 fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
-    use crate::eval::nnue::Network;
     use network::NetData;
     if args.data.is_empty() {
         return Err("--score-nets needs --data FILE to score the networks on".to_string());
@@ -340,17 +359,10 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         .score_nets
         .iter()
         .map(|path| {
-            let name = path.display();
-            let bytes = std::fs::read(path).map_err(|e| format!("--score-nets {name}: {e}"))?;
-            let net =
-                Network::from_bytes(&bytes).map_err(|e| format!("--score-nets {name}: {e}"))?;
-            if net.size() != N {
-                return Err(format!(
-                    "--score-nets {name}: a network for {0}x{0}, not {N}x{N}",
-                    net.size()
-                ));
-            }
-            Ok((name.to_string(), net))
+            Ok((
+                path.display().to_string(),
+                read_network::<N>(path, "--score-nets")?,
+            ))
         })
         .collect::<Result<Vec<_>, String>>()?;
     let mut data = NetData::default();
@@ -461,7 +473,25 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     }
     train.blend(args.lambda, k);
     valid.blend(args.lambda, k);
-    let mut model = Model::new(crate::eval::nnue::Layout::of(N), args.seed, nnue.residual);
+    let mut model = match &nnue.init {
+        Some(path) => {
+            let net = read_network::<N>(path, "--init")?;
+            if net.is_residual() != nnue.residual {
+                return Err(format!(
+                    "--init {}: {} network; train it {} --residual",
+                    path.display(),
+                    if net.is_residual() {
+                        "a residual"
+                    } else {
+                        "a whole (not residual)"
+                    },
+                    if net.is_residual() { "with" } else { "without" }
+                ));
+            }
+            Model::from_network(&net)
+        }
+        None => Model::new(crate::eval::nnue::Layout::of(N), args.seed, nnue.residual),
+    };
     let config = TrainConfig {
         epochs: nnue.epochs,
         batch: nnue.batch,

@@ -219,6 +219,11 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
         (scored.games - after_q).abs() < 1e-9,
         "{scored:?} vs {after_q}"
     );
+    // A fine-tune starts from the network itself: quantised again it is the same network,
+    // with the same loss.
+    let start = Model::from_network(&net);
+    assert!(start.to_network() == net);
+    assert_eq!(start.loss(&valid).1, after_q);
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     let cp = net.evaluate(&pos).0 as f32;
     assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
@@ -483,6 +488,43 @@ fn tune_nnue_writes_a_network() {
     let out = run(&["--size", "5", "--nnue", net.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
+    // --init: a fine-tune of that network, which must match the fit's kind and size.
+    let tuned = dir.join("s5-tuned.nnue");
+    let init = |from: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        args.extend(["--epochs", "1", "--batch", "256"]);
+        args.extend(extra);
+        args.extend(["--init", from.to_str().unwrap()]);
+        args.extend(["--nnue", tuned.to_str().unwrap()]);
+        run(&args)
+    };
+    // At a step size far below the quantisation's, the first layer stays the network's.
+    let out = init(&net, &["--learning-rate", "1e-9"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let read = |path: &std::path::Path| {
+        Network::from_bytes(&std::fs::read(path).expect("network written")).expect("readable")
+    };
+    assert_eq!(read(&tuned).size(), 5);
+    assert_eq!(read(&tuned).float_weights().0, read(&net).float_weights().0);
+    let out = init(&net, &["--learning-rate", "0.01"]);
+    assert!(out.status.success());
+    assert_ne!(read(&tuned).float_weights().0, read(&net).float_weights().0);
+    let out = init(&net, &["--residual"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("a whole (not residual) network; train it without --residual"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = init(&data, &[]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--init"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a Cairn network file"));
     // A network fit with one training option set.
     let fit_with = |flag: &str, value: &str| {
         let data = data.to_str().unwrap();
