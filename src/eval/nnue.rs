@@ -110,8 +110,8 @@
 //! time, `elo1=10`) it passed: +468 −366 =141 in 975 games, +36 [+16, +57], LLR 3.00 (H1). `cairn
 //! bench` with it and `s5-r1`: 757,530 nodes.
 //!
-//! `s6-r7.nnue`, built in for 6×6 from its SPRT until `s6-r8` replaced it (it stays in the tree as
-//! the previous round), is the third round: the same fit on 2,991,715 lines, the data of `s6-r6`
+//! `s6-r7.nnue`, built in for 6×6 from its SPRT until `s6-r8` replaced it (it stays in the tree),
+//! is the third round: the same fit on 2,991,715 lines, the data of `s6-r6`
 //! and shards 1 to 24 of seed 63 (`--seed 63`, the same settings, played by the engine with `s6-r6`
 //! built in; 1,439,864 lines). `auto` kept 0.65 of the correction. Validation (111,235 game
 //! positions, 38,351 siblings held out): games 0.04248 linear, 0.03780 the network; siblings
@@ -123,7 +123,8 @@
 //! sessions, two at a time) it passed: +304 −205 =84 in 593 games, +59 [+33, +85], LLR 3.14 (H1).
 //! `cairn bench` with it and `s5-r1`: 808,755 nodes.
 //!
-//! `s6-r8.nnue`, built in for 6×6 since it beat `s6-r7` by SPRT at equal time, is the fourth round:
+//! `s6-r8.nnue`, built in for 6×6 from its SPRT until `s6-r10` replaced it (it stays in the tree,
+//! the start of that fine-tune), is the fourth round:
 //! the same fit on 5,279,221 lines, the data of `s6-r7`, seed 63's shards 25 to 29 and 31, and 32
 //! shards of seed 64 (`--seed 64`, the same settings, played by the engine with `s6-r7` built in;
 //! shards 1 to 29, 31, 33 and 35, 1,927,329 lines), with one change: `--sibling-weight 2`, so that
@@ -142,18 +143,29 @@
 //! a stream from 601 lost there after about 23 games is not counted. `cairn bench` with it and
 //! `s5-r1`: 787,471 nodes.
 //!
-//! `s6-r9w4.nnue`, in the tree as a candidate and not built in, is a fifth round fitted on seed 65
-//! alone (`--seed 65`, the same settings, shards 3 to 65, 67 and 69: 3,901,195 lines, every game
-//! played by the engine with `s6-r8` built in), with `--sibling-weight 4`; `auto` kept 0.95 of the
-//! correction. On seed 65's shards 1 and 2, held out (90,173 game positions, 31,504 siblings):
-//! games 0.04049 linear, 0.03739 `s6-r8`, 0.03297 the candidate; siblings 0.01440, 0.00907,
-//! 0.00927. The same fit with weight 2 predicted the games better still (0.03224) and the siblings
-//! worse (0.01047), and lost to `s6-r8` at equal nodes by +138 −194 =50 in 382 games, −51 ± 33: it
-//! was dropped. The candidate, at equal nodes (40000, openings from 1), stood at +332 −287 =73 in
-//! 692 games, +23 ± 25 (346 pairs 52/29/160/32/73, +23 [−1, +46], pair LLR 1.25 of 2.94) when the
-//! working session ended, short of a verdict. A round fitted on one engine's games alone learns
-//! that engine's positions and the scores of its own searches; the rounds before it mixed the games
-//! of several engines.
+//! A fifth round fitted on seed 65 alone from random weights (`--seed 65`, the same settings,
+//! shards 3 to 65, 67 and 69: 3,901,195 lines, every game played by the engine with `s6-r8` built
+//! in) was not kept. On seed 65's shards 1 and 2, held out (90,173 game positions, 31,504
+//! siblings): games 0.04049 linear, 0.03739 `s6-r8`, 0.03224 the fit with `--sibling-weight 2`,
+//! 0.03297 with weight 4; siblings 0.01440, 0.00907, 0.01047, 0.00927. At equal nodes (40000) the
+//! first lost to `s6-r8` by +138 −194 =50 in 382 games, −51 ± 33, and the second stood at +15
+//! [−1, +31] after 1,298 games (649 pairs 89/63/317/64/116, pair LLR 1.44 of 2.94) when it was
+//! stopped for the sixth round. Fitted afresh on one engine's games alone, a network learns that
+//! engine's positions and the scores of its own searches, and forgets what the mixed data of the
+//! rounds before had taught.
+//!
+//! `s6-r10.nnue`, built in for 6×6 since it beat `s6-r8` by SPRT at equal time, is the sixth round:
+//! a fine-tune of `s6-r8` (`--init s6-r8.nnue`) on seed 65's shards 3 to 77 (4,503,332 lines),
+//! three epochs from a step size of 0.0003 (`--learning-rate 0.0003 --decay 0.6`), with
+//! `--sibling-weight 4`; `auto` kept all of the correction. Validation (225,165 lines held out):
+//! 0.02784, the linear evaluation 0.03466. On seed 65's shards 1 and 2: games 0.03312, siblings
+//! 0.00865, the best on the siblings of all of them (`s6-r8` 0.00907). At equal nodes
+//! (40000, openings from 1) it beat the engine with `s6-r8` built in by +233 −156 =51 in 440
+//! games, +61 ± 31 (220 pairs 19/16/104/31/50, pair LLR 2.98, H1). At equal time (10+0.1,
+//! openings from 301 and 801, two streams side by side, one per core, stopped when their pooled
+//! pair LLR passed 2.94) it passed: +147 −81 =50 in 278 games, +84 ± 38; 138 pairs 9/9/55/35/30
+//! by its half points, +87 [+54, +122], pair LLR 2.97 (H1). `cairn bench` with it and `s5-r1`:
+//! 804,702 nodes.
 //!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
@@ -951,11 +963,11 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r8`; 5×5: `s5-r1` (see the module doc).
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r10`; 5×5: `s5-r1` (see the module doc).
 /// Both are residual networks: each correction was fitted on top of the shipped linear weights
 /// of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
-    include_bytes!("nets/s6-r8.nnue"),
+    include_bytes!("nets/s6-r10.nnue"),
     include_bytes!("nets/s5-r1.nnue"),
 ];
 

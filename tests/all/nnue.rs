@@ -696,16 +696,16 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
 }
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
-/// uses at their sizes (unless `CAIRN_NNUE` names others), the previous round and the candidate
-/// are not built in, and a size without a network (4×4) keeps the linear evaluation.
+/// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
+/// built in, and a size without a network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
-    let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r8.nnue");
+    let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
     let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
-    // The previous round, and a candidate for the next.
+    // The rounds it replaced.
     let others: [&[u8]; 2] = [
         include_bytes!("../../src/eval/nets/s6-r7.nnue"),
-        include_bytes!("../../src/eval/nets/s6-r9w4.nnue"),
+        include_bytes!("../../src/eval/nets/s6-r8.nnue"),
     ];
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
