@@ -96,7 +96,7 @@ enum Command {
     /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
     Fuzz(fuzz::FuzzCli),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
-    Tune(tune::TuneCli),
+    Tune(Box<tune::TuneCli>),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
     Playtak(Box<playtak::PlaytakCli>),
     /// Tablut, the second game on Cairn's search: analyse, count moves, play in the terminal.
@@ -205,7 +205,7 @@ pub fn run() -> i32 {
             Ok(job) => return cairn::openings::run(&job),
             Err(message) => Err(message),
         },
-        Some(Command::Tune(args)) => return cairn::tune::run(args.into()),
+        Some(Command::Tune(args)) => return cairn::tune::run((*args).into()),
         Some(Command::Fuzz(args)) => return fuzz(&args),
         Some(Command::Tablut(command)) => tablut::run(&command),
         Some(Command::Bench { depth, threads }) => {
