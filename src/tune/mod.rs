@@ -18,6 +18,7 @@ pub mod spsa;
 pub mod texel;
 
 use crate::board::Komi;
+use crate::eval::nnue::Network;
 use crate::eval::params::{self, WEIGHTS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -326,14 +327,10 @@ fn network_k(args: &TuneArgs) -> Result<f64, String> {
 }
 
 /// The network file `path` (named by `option` in errors), which must be for `N`×`N`.
-fn read_network<const N: usize>(
-    path: &std::path::Path,
-    option: &str,
-) -> Result<crate::eval::nnue::Network, String> {
+fn read_network<const N: usize>(path: &Path, option: &str) -> Result<Network, String> {
     let name = path.display();
     let bytes = std::fs::read(path).map_err(|e| format!("{option} {name}: {e}"))?;
-    let net = crate::eval::nnue::Network::from_bytes(&bytes)
-        .map_err(|e| format!("{option} {name}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{option} {name}: {e}"))?;
     if net.size() != N {
         return Err(format!(
             "{option} {name}: a network for {0}x{0}, not {N}x{N}",
@@ -477,15 +474,14 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         Some(path) => {
             let net = read_network::<N>(path, "--init")?;
             if net.is_residual() != nnue.residual {
+                let (kind, with) = if net.is_residual() {
+                    ("a residual", "with")
+                } else {
+                    ("a whole (not residual)", "without")
+                };
                 return Err(format!(
-                    "--init {}: {} network; train it {} --residual",
-                    path.display(),
-                    if net.is_residual() {
-                        "a residual"
-                    } else {
-                        "a whole (not residual)"
-                    },
-                    if net.is_residual() { "with" } else { "without" }
+                    "--init {}: {kind} network; train it {with} --residual",
+                    path.display()
                 ));
             }
             Model::from_network(&net)
