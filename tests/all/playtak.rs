@@ -256,6 +256,24 @@ impl<const N: usize> Board<N> {
             .expect("a legal move");
         move_to_server(&PtnMove::from_move::<N>(mv)).unwrap()
     }
+
+    /// The server's move `mv` in game `game`: applied here, then sent after the clocks line
+    /// (`clocks`: White's and Black's milliseconds).
+    fn send_move(&mut self, peer: &mut Peer, game: u64, mv: &str, clocks: &str) {
+        self.apply_server(mv);
+        peer.send(&format!("Game#{game} Timems {clocks}"));
+        peer.send(&format!("Game#{game} {mv}"));
+    }
+
+    /// The client's next move in game `game`: checked, applied, and acknowledged after the
+    /// clocks line.
+    fn take_move(&mut self, peer: &mut Peer, game: u64, clocks: &str) -> String {
+        let mv = client_move(peer, game);
+        self.apply_server(&mv);
+        peer.send(&format!("Game#{game} Timems {clocks}"));
+        peer.send("OK");
+        mv
+    }
 }
 
 /// The client's move line of game `game`, with its server notation.
@@ -527,13 +545,8 @@ fn a_move_sent_after_a_loss_on_time_joins_the_record() {
     let mut board = Board::<5>::new(0);
     for _ in 0..3 {
         let white = board.choose();
-        board.apply_server(&white);
-        peer.send("Game#5 Timems 5000 5000");
-        peer.send(&format!("Game#5 {white}"));
-        let mv = client_move(&mut peer, 5);
-        board.apply_server(&mv);
-        peer.send("Game#5 Timems 5000 4900");
-        peer.send("OK");
+        board.send_move(&mut peer, 5, &white, "5000 5000");
+        board.take_move(&mut peer, 5, "5000 4900");
     }
     // A placement on a taken square: no move of this game.
     let illegal = (0..5)
@@ -594,13 +607,8 @@ fn clock_low_time_moves_fast() {
     );
     let mut peer = start_game(&listener, "black", 0);
     let mut board = Board::<5>::new(0);
-    board.apply_server("P A1");
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("Game#5 P A1");
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.send_move(&mut peer, 5, "P A1", "6000 6000");
+    board.take_move(&mut peer, 5, "6000 6000");
     // White moves; Black has 300 ms left: the answer must come well inside it.
     let white = board.choose();
     board.apply_server(&white);
@@ -626,20 +634,14 @@ fn undo_and_draw_policies() {
     let child = one_game(&addr, &["--accept-undo", "--accept-draw"]);
     let mut peer = start_game(&listener, "white", 8);
     let mut board = Board::<5>::new(8);
-    let first = client_move(&mut peer, 5);
-    board.apply_server(&first);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 RequestUndo");
     peer.expect("Game#5 RequestUndo");
     peer.send("OK");
     peer.send("Game#5 Timems 6000 6000");
     peer.send("Game#5 Undo");
     let mut board = Board::<5>::new(8);
-    let again = client_move(&mut peer, 5);
-    board.apply_server(&again);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 OfferDraw");
     peer.expect("Game#5 OfferDraw");
     peer.send("OK");
@@ -651,24 +653,14 @@ fn undo_and_draw_policies() {
     let child = one_game(&addr, &[]);
     let mut peer = start_game(&listener, "black", 8);
     let mut board = Board::<5>::new(8);
-    board.apply_server("P E5");
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("Game#5 P E5");
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.send_move(&mut peer, 5, "P E5", "6000 6000");
+    board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 RequestUndo");
     peer.send("Game#5 OfferDraw");
     let white = board.choose();
-    board.apply_server(&white);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send(&format!("Game#5 {white}"));
+    board.send_move(&mut peer, 5, &white, "6000 6000");
     // The next line is a move: no undo, no draw.
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 Over R-0");
     exits_0_saying(child, &["undo request not granted", "draw offer declined"]);
 }
@@ -726,10 +718,7 @@ fn dropped_connection_resumes_the_game() {
     );
     let mut peer = start_game(&listener, "white", 0);
     let mut board = Board::<5>::new(0);
-    let mv = client_move(&mut peer, 5);
-    board.apply_server(&mv);
-    peer.send("Game#5 Timems 6000 6000");
-    peer.send("OK");
+    board.take_move(&mut peer, 5, "6000 6000");
     // The connection drops while the opponent thinks.
     drop(peer);
     let mut peer = Peer::accept(&listener);
