@@ -695,14 +695,28 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     (net, positions)
 }
 
+/// Earlier rounds of size `N` kept in the tree: they read, are not built in, and differ from
+/// the built-in network `current`.
+fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
+    for (&file, seed) in files.iter().zip(seed..) {
+        assert!(!cairn::eval::nnue::BUILT_IN.contains(&file));
+        let (other, _) = check_tree_network::<N>(file, seed);
+        assert!(
+            other != *current,
+            "a network not built in differs from the built-in one"
+        );
+    }
+}
+
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
 /// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
 /// built in, and a size without a network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
-    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r1.nnue");
-    // The rounds it replaced.
+    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r2.nnue");
+    // The rounds they replaced.
+    let others5: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s5-r1.nnue")];
     let others: [&[u8]; 2] = [
         include_bytes!("../../src/eval/nets/s6-r7.nnue"),
         include_bytes!("../../src/eval/nets/s6-r8.nnue"),
@@ -711,14 +725,8 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
-    for (other, seed) in others.into_iter().zip(14..) {
-        assert!(!cairn::eval::nnue::BUILT_IN.contains(&other));
-        let (other, _) = check_tree_network::<6>(other, seed);
-        assert!(
-            other != net6,
-            "a network not built in differs from the built-in one"
-        );
-    }
+    replaced::<6>(&others, &net6, 14);
+    replaced::<5>(&others5, &net5, 24);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
