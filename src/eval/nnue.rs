@@ -88,8 +88,9 @@
 //! two working sessions) it passed: +282 −188 =74 in 544 games, +61 [+34, +89], LLR 2.97 (H1).
 //! `cairn bench` with it alone: 733,305 nodes (746,396 with `CAIRN_NNUE=linear`).
 //!
-//! `s5-r1.nnue`, built in for 5×5 from its SPRT until `s5-r2` replaced it, is the same recipe at 5×5: `cairn
-//! tune --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50
+//! `s5-r1.nnue`, built in for 5×5 from its SPRT until `s5-r2` replaced it, is the same recipe at
+//! 5×5: `cairn tune
+//! --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50
 //! --shard I/80` for shards 1 to 12 (6,000 games, 466,915 lines), then the same fit with `--size
 //! 5`; `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines):
 //! game positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the
@@ -167,23 +168,22 @@
 //! by its half points, +87 [+54, +122], pair LLR 2.97 (H1). `cairn bench` with it and `s5-r1`:
 //! 804,702 nodes.
 //!
-//! `s5-r2.nnue`, built in for 5×5 since it beat `s5-r1` by SPRT, is the second round at 5×5 and
-//! the recipe of `s6-r10` there: `--seed 72`, the settings of seed 71, played by the engine with
+//! `s5-r2.nnue`, built in for 5×5 since it beat `s5-r1` by SPRT, is the second round at 5×5 and the
+//! recipe of `s6-r10` there: `--seed 72`, the settings of seed 71, played by the engine with
 //! `s5-r1` built in (shards 1 to 32, 16,000 games, 1,239,486 lines, about 130 games a minute per
 //! core), then a fine-tune of `s5-r1` on shards 3 to 32 (1,161,156 lines; `--init s5-r1.nnue
-//! --learning-rate 0.0003 --decay 0.6 --epochs 3 --sibling-weight 4`, two threads, 2 min);
-//! `auto` kept all of the correction. Validation (58,057 lines held out): 0.02814, the linear
-//! evaluation 0.03523. On shards 1 and 2 (59,109 game positions, 19,221 siblings): games 0.04077
-//! linear, 0.03773 `s5-r1`, 0.03548 `s5-r2`; siblings 0.02326, 0.01684, 0.01374. At equal nodes
-//! (40000, the public 5×5 book from openings 1 and 501, two streams side by side, stopped when
-//! their pooled pair LLR passed 2.94) it beat the engine with `s5-r1` built in by +204 −120 =80
-//! in 404 games; over its 202 pairs (17/25/69/39/52 by its half points) +73 [+43, +105], pair
-//! LLR 2.98 (H1). At equal time (10+0.1, openings from 201 and 701, two streams side
-//! by side, one per core, stopped when their pooled pair LLR passed 2.94) it passed: +131 −72 =79
-//! in 282 games, +74 ± 35; 141 pairs 5/16/62/31/27, +74 [+43, +105], pair LLR 2.97 (H1). As White
-//! +54 −50 =37, as Black +77 −22 =42; 34 roads, 169 flat wins, 79 draws; 0.36 s a move at depth
-//! 13.74 (`s5-r1` 13.69).
-//! `cairn bench` with it and `s6-r10`: 809,537 nodes.
+//! --learning-rate 0.0003 --decay 0.6 --epochs 3 --sibling-weight 4`, two threads, 2 min); `auto`
+//! kept all of the correction. Validation (58,057 lines held out): 0.02814, the linear evaluation
+//! 0.03523. On shards 1 and 2 (59,109 game positions, 19,221 siblings): games 0.04077 linear,
+//! 0.03773 `s5-r1`, 0.03548 `s5-r2`; siblings 0.02326, 0.01684, 0.01374. At equal nodes (40000, the
+//! public 5×5 book from openings 1 and 501, two streams side by side, stopped when their pooled
+//! pair LLR passed 2.94) it beat the engine with `s5-r1` built in by +204 −120 =80 in 404 games;
+//! over its 202 pairs (17/25/69/39/52 by its half points) +73 [+43, +105], pair LLR 2.98 (H1). At
+//! equal time (10+0.1, openings from 201 and 701, two streams side by side, one per core, stopped
+//! when their pooled pair LLR passed 2.94) it passed: +131 −72 =79 in 282 games, +74 ± 35; 141
+//! pairs 5/16/62/31/27, +74 [+43, +105], pair LLR 2.97 (H1). As White +54 −50 =37, as Black +77 −22
+//! =42; 34 roads, 169 flat wins, 79 draws; 0.36 s a move at depth 13.74 (`s5-r1` 13.69). `cairn
+//! bench` with it and `s6-r10`: 809,537 nodes.
 //!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!

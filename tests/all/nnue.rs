@@ -717,7 +717,7 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r2.nnue");
     // The rounds they replaced.
     let others5: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s5-r1.nnue")];
-    let others: [&[u8]; 2] = [
+    let others6: [&[u8]; 2] = [
         include_bytes!("../../src/eval/nets/s6-r7.nnue"),
         include_bytes!("../../src/eval/nets/s6-r8.nnue"),
     ];
@@ -725,7 +725,7 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
-    replaced::<6>(&others, &net6, 14);
+    replaced::<6>(&others6, &net6, 14);
     replaced::<5>(&others5, &net5, 24);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),

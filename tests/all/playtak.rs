@@ -267,12 +267,11 @@ impl<const N: usize> Board<N> {
 
     /// The client's next move in game `game`: checked, applied, and acknowledged after the
     /// clocks line.
-    fn take_move(&mut self, peer: &mut Peer, game: u64, clocks: &str) -> String {
+    fn take_move(&mut self, peer: &mut Peer, game: u64, clocks: &str) {
         let mv = client_move(peer, game);
         self.apply_server(&mv);
         peer.send(&format!("Game#{game} Timems {clocks}"));
         peer.send("OK");
-        mv
     }
 }
 
