@@ -185,6 +185,22 @@
 //! =42; 34 roads, 169 flat wins, 79 draws; 0.36 s a move at depth 13.74 (`s5-r1` 13.69). `cairn
 //! bench` with it and `s6-r10`: 809,537 nodes.
 //!
+//! `s7-r1.nnue`, a candidate for 7×7 under test and not built in, is the first round at 7×7: `cairn
+//! tune --generate --size 7 --half-komi 4 --games 40000 --nodes 8000 --seed 81 --siblings 50
+//! --shard I/80` for shards 1 to 12, played by the engine with the 7×7 linear weights (6,000
+//! games, 956,830 lines, about 43 games a minute per core), then a fit from random weights on
+//! shards 3 to 12 (796,816 lines; `--epochs 3 --learning-rate 0.001 --decay 0.5 --sibling-weight
+//! 4 --residual --residual-scale auto`, under 2 minutes on two threads); `auto` kept 0.70 of the
+//! correction. The 7×7 linear weights were fitted on Cairn's own 7×7 games, so there is less for
+//! a correction to find than at 5×5: on the held-out shards 1 and 2 (118,409 game positions,
+//! 41,605 siblings) games 0.04409 linear, 0.04317 the network; siblings 0.00837 and 0.00770. Six
+//! epochs at weight 2 fitted the training set further but not the held-out games (validation
+//! flat from the second epoch; held out 0.04270 and 0.00811, summed against linear 1.938 to this
+//! one's 1.899). At equal nodes (40000, Cairn's own book `openings/7s_4ply.txt` from openings 1
+//! and 301, two streams side by side) it led the linear evaluation by +119 −88 =25 in 232 games;
+//! 115 pairs 12/10/56/11/26, +44 [+6, +84], pair LLR 1.03, when it was stopped for the
+//! equal-time SPRT.
+//!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small

@@ -710,7 +710,8 @@ fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
 /// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
-/// built in, and a size without a network (4×4) keeps the linear evaluation.
+/// built in, and a size without a built-in network (4×4, and 7×7 with its candidate) keeps the
+/// linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
@@ -741,6 +742,16 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
     for pos in &positions4 {
+        assert_eq!(
+            cairn::eval::evaluate(pos),
+            cairn::eval::evaluate_linear(pos)
+        );
+    }
+    // A candidate under test reads but is not built in: its size keeps the linear evaluation.
+    let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
+    assert!(!cairn::eval::nnue::BUILT_IN.contains(&s7));
+    let (_, positions7) = check_tree_network::<7>(s7, 15);
+    for pos in &positions7 {
         assert_eq!(
             cairn::eval::evaluate(pos),
             cairn::eval::evaluate_linear(pos)
