@@ -708,6 +708,16 @@ fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
     }
 }
 
+/// `evaluate` is the linear evaluation on these positions: their size has no built-in network.
+fn evaluates_linearly<const N: usize>(positions: &[Position<N>]) {
+    for pos in positions {
+        assert_eq!(
+            cairn::eval::evaluate(pos),
+            cairn::eval::evaluate_linear(pos)
+        );
+    }
+}
+
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
 /// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
 /// built in, and a size without a built-in network (4×4, and 7×7 with its candidate) keeps the
@@ -741,20 +751,10 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     }
     let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
-    for pos in &positions4 {
-        assert_eq!(
-            cairn::eval::evaluate(pos),
-            cairn::eval::evaluate_linear(pos)
-        );
-    }
+    evaluates_linearly(&positions4);
     // A candidate under test reads but is not built in: its size keeps the linear evaluation.
     let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
     assert!(!cairn::eval::nnue::BUILT_IN.contains(&s7));
     let (_, positions7) = check_tree_network::<7>(s7, 15);
-    for pos in &positions7 {
-        assert_eq!(
-            cairn::eval::evaluate(pos),
-            cairn::eval::evaluate_linear(pos)
-        );
-    }
+    evaluates_linearly(&positions7);
 }
