@@ -199,10 +199,12 @@
 //! one's 1.899). At equal nodes (40000, Cairn's own book `openings/7s_4ply.txt` from openings 1
 //! and 301, two streams side by side) it led the linear evaluation by +119 −88 =25 in 232 games;
 //! 115 pairs 12/10/56/11/26, +44 [+6, +84], pair LLR 1.03, when it was stopped for the
-//! equal-time SPRT. At equal time (10+0.1, openings from 1001 and 1301, two streams side by
-//! side, one per core) it stood at +81 −45 =17 in 143 games; 71 pairs 5/4/32/11/19, +87 [+39,
-//! +139], pair LLR 1.44 of 2.94, at its first pause. As White +33 −29 =10, as Black +48 −16 =7;
-//! 0.25 s a move for both, at depth 9.94 against the linear evaluation's 10.07.
+//! equal-time SPRT. At equal time (10+0.1, six streams from openings 1001, 1301, 1601, 1901, 2201
+//! and 2501, two at a time side by side, one per core, over two sessions) it stood at +360 −289
+//! =92 in 741 games; 369 pairs 46/32/169/48/74, +34 [+12, +56], pair LLR 2.39 of 2.94, when the
+//! second session ended: ahead, but not yet decided. As White +147 −170 =55, as Black +213 −119
+//! =37 (at 7×7 with komi 2 Black wins more games for both); 103 roads, 546 flat wins, 92 draws;
+//! 0.25 s a move for both, at depth 9.92 against the linear evaluation's 10.05.
 //!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
