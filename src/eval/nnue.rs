@@ -185,7 +185,7 @@
 //! =42; 34 roads, 169 flat wins, 79 draws; 0.36 s a move at depth 13.74 (`s5-r1` 13.69). `cairn
 //! bench` with it and `s6-r10`: 809,537 nodes.
 //!
-//! `s7-r1.nnue`, a candidate for 7×7 under test and not built in, is the first round at 7×7: `cairn
+//! `s7-r1.nnue`, built in as Cairn's 7×7 evaluation, is the first round at 7×7: `cairn
 //! tune --generate --size 7 --half-komi 4 --games 40000 --nodes 8000 --seed 81 --siblings 50
 //! --shard I/80` for shards 1 to 12, played by the engine with the 7×7 linear weights (6,000
 //! games, 956,830 lines, about 43 games a minute per core), then a fit from random weights on
@@ -199,12 +199,13 @@
 //! one's 1.899). At equal nodes (40000, Cairn's own book `openings/7s_4ply.txt` from openings 1
 //! and 301, two streams side by side) it led the linear evaluation by +119 −88 =25 in 232 games;
 //! 115 pairs 12/10/56/11/26, +44 [+6, +84], pair LLR 1.03, when it was stopped for the
-//! equal-time SPRT. At equal time (10+0.1, six streams from openings 1001, 1301, 1601, 1901, 2201
-//! and 2501, two at a time side by side, one per core, over two sessions) it stood at +360 −289
-//! =92 in 741 games; 369 pairs 46/32/169/48/74, +34 [+12, +56], pair LLR 2.39 of 2.94, when the
-//! second session ended: ahead, but not yet decided. As White +147 −170 =55, as Black +213 −119
-//! =37 (at 7×7 with komi 2 Black wins more games for both); 103 roads, 546 flat wins, 92 draws;
-//! 0.25 s a move for both, at depth 9.92 against the linear evaluation's 10.05.
+//! equal-time SPRT. At equal time (10+0.1, eight streams from openings 1001, 1301, 1601, 1901,
+//! 2201, 2501, 2801 and 3101, two at a time side by side, one per core, over three sessions,
+//! stopped when their pooled pair LLR passed 2.94) it passed: +411 −325 =108 in 844 games, +36 ±
+//! 22; 420 pairs 48/37/198/55/82, +36 [+16, +56], pair LLR 3.01 (H1). As White +165 −198 =61, as
+//! Black +246 −127 =47 (at 7×7 with komi 2 Black wins more games for both: 444 of 736 decisive);
+//! 117 roads, 619 flat wins, 108 draws; 0.25 s a move for both, at depth 9.94 against the linear
+//! evaluation's 10.07. `cairn bench` with it, `s5-r2` and `s6-r10`: 806,097 nodes.
 //!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
@@ -1002,12 +1003,13 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r10`; 5×5: `s5-r2` (see the module doc).
-/// Both are residual networks: each correction was fitted on top of the shipped linear weights
-/// of its size, so a change to those weights calls for a new fit.
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r10`; 5×5: `s5-r2`; 7×7: `s7-r1` (see the
+/// module doc). All are residual networks: each correction was fitted on top of the shipped
+/// linear weights of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
     include_bytes!("nets/s6-r10.nnue"),
     include_bytes!("nets/s5-r2.nnue"),
+    include_bytes!("nets/s7-r1.nnue"),
 ];
 
 /// The networks of `CAIRN_NNUE`, read at the first evaluation, by board size.

@@ -6,6 +6,7 @@ use cairn::board::{Color, Position};
 use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
 use cairn::eval::SHIPPED_K;
 use cairn::notation::tps;
+use cairn::score::Score;
 use cairn::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
@@ -708,24 +709,25 @@ fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
     }
 }
 
-/// `evaluate` is the linear evaluation on these positions: their size has no built-in network.
-fn evaluates_linearly<const N: usize>(positions: &[Position<N>]) {
+/// `evaluate` gives what `expected` gives on every one of these positions: the built-in network
+/// of their size, or the linear evaluation where the size has none.
+fn evaluates_as<const N: usize>(
+    positions: &[Position<N>],
+    expected: impl Fn(&Position<N>) -> Score,
+) {
     for pos in positions {
-        assert_eq!(
-            cairn::eval::evaluate(pos),
-            cairn::eval::evaluate_linear(pos)
-        );
+        assert_eq!(cairn::eval::evaluate(pos), expected(pos), "{pos:?}");
     }
 }
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
 /// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
-/// built in, and a size without a built-in network (4×4, and 7×7 with its candidate) keeps the
-/// linear evaluation.
+/// built in, and a size without a built-in network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
     let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r2.nnue");
+    let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
     // The rounds they replaced.
     let others5: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s5-r1.nnue")];
     let others6: [&[u8]; 2] = [
@@ -734,8 +736,10 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     ];
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
+    assert!(cairn::eval::nnue::BUILT_IN.contains(&s7));
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
+    let (net7, positions7) = check_tree_network::<7>(s7, 15);
     replaced::<6>(&others6, &net6, 14);
     replaced::<5>(&others5, &net5, 24);
     assert!(
@@ -743,18 +747,10 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
         "run the tests without {}",
         cairn::eval::nnue::ENV
     );
-    for pos in &positions6 {
-        assert_eq!(cairn::eval::evaluate(pos), net6.evaluate(pos), "{pos:?}");
-    }
-    for pos in &positions5 {
-        assert_eq!(cairn::eval::evaluate(pos), net5.evaluate(pos), "{pos:?}");
-    }
+    evaluates_as(&positions6, |pos| net6.evaluate(pos));
+    evaluates_as(&positions5, |pos| net5.evaluate(pos));
+    evaluates_as(&positions7, |pos| net7.evaluate(pos));
     let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
-    evaluates_linearly(&positions4);
-    // A candidate under test reads but is not built in: its size keeps the linear evaluation.
-    let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
-    assert!(!cairn::eval::nnue::BUILT_IN.contains(&s7));
-    let (_, positions7) = check_tree_network::<7>(s7, 15);
-    evaluates_linearly(&positions7);
+    evaluates_as(&positions4, cairn::eval::evaluate_linear);
 }
