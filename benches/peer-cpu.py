@@ -11,9 +11,9 @@ does not count. The startup (tables, weights) counts, the same for every positio
 
 The positions are `cairn bench`'s positions of that size other than the empty board (read from
 src/bench.rs). Each engine gets `go wtime MS btime MS` (Topaz-classical cuts `go movetime`
-short), and its last `info` line with `nodes` gives its count. Engines are interleaved position by
-position and round by round, so a change in the machine's load during the run falls on all of
-them alike. Default engines: Cairn (target/release/cairn) and whichever of topaz-classical and
+short), and the largest node count it prints gives its count (see `search`). Engines are
+interleaved position by position and round by round, so a change in the machine's load during
+the run falls on all of them alike. Default engines: Cairn (target/release/cairn) and whichever of topaz-classical and
 tiltak-tei are in ../shared/sparring/bin.
 
 Run it from the project's root. Needs Python 3.8 and Linux (or any system with os.wait4).
@@ -50,8 +50,13 @@ def search(path, size, tps, clock):
     nodes = None
     for line in engine.stdout:
         words = line.split()
-        if words[:1] == ["info"] and "nodes" in words:
-            nodes = int(words[words.index("nodes") + 1])
+        # Every node count the engine printed, wherever it stands in the line: an `info` line's
+        # `nodes N`, and Topaz-classical's `Aborted Depth: D Score: S Nodes: N` (with its last
+        # `info` line glued on), whose N includes the iteration it cut off. Its `info` lines
+        # count only finished iterations, while the CPU time covers the unfinished one too.
+        for key, value in zip(words, words[1:]):
+            if key in ("nodes", "Nodes:") and value.isdigit():
+                nodes = max(nodes or 0, int(value))
         if words[:1] == ["bestmove"]:
             break
     try:

@@ -27,14 +27,17 @@ for name in topaz-classical tiltak-tei; do
   [ -x "$sparring/$name" ] && engines="$engines $name=$sparring/$name"
 done
 
-# One search: prints "nodes time_ms" from the engine's last info line that has both.
+# One search: prints "nodes time_ms" from the engine's last info line that has both, taken from
+# the same line so that they agree: Topaz-classical glues its last info line onto an
+# "Aborted ... Nodes: N" line when it cuts an iteration off, and its info lines count finished
+# iterations only.
 search() {
   { printf 'tei\nsetoption name HalfKomi value 4\nteinewgame %s\nisready\n' "$size"
     printf 'position tps %s\ngo wtime %s btime %s\n' "$1" "$clock" "$clock"
     sleep $(( clock / 5000 + 1 ))
     printf 'quit\n'
   } | "$2" 2>/dev/null |
-    awk '/^info/ { n = ""; t = "";
+    awk '/(^| )info / { n = ""; t = "";
                    for (i = 1; i < NF; i++) { if ($i == "nodes") n = $(i + 1); if ($i == "time") t = $(i + 1) }
                    if (n != "" && t != "") last = n " " t }
          END { print last }'
