@@ -13,8 +13,8 @@ The positions are `cairn bench`'s positions of that size other than the empty bo
 src/bench.rs). Each engine gets `go wtime MS btime MS` (Topaz-classical cuts `go movetime`
 short), and the largest node count it prints gives its count (see `search`). Engines are
 interleaved position by position and round by round, so a change in the machine's load during
-the run falls on all of them alike. Default engines: Cairn (target/release/cairn) and whichever of topaz-classical and
-tiltak-tei are in ../shared/sparring/bin.
+the run falls on all of them alike. Default engines: Cairn (target/release/cairn) and whichever
+of topaz-classical and tiltak-tei are in ../shared/sparring/bin.
 
 Run it from the project's root. Needs Python 3.8 and Linux (or any system with os.wait4).
 """
