@@ -168,10 +168,10 @@
 //! by its half points, +87 [+54, +122], pair LLR 2.97 (H1). `cairn bench` with it and `s5-r1`:
 //! 804,702 nodes.
 //!
-//! `s5-r2.nnue`, built in for 5×5 since it beat `s5-r1` by SPRT, is the second round at 5×5 and the
-//! recipe of `s6-r10` there: `--seed 72`, the settings of seed 71, played by the engine with
-//! `s5-r1` built in (shards 1 to 32, 16,000 games, 1,239,486 lines, about 130 games a minute per
-//! core), then a fine-tune of `s5-r1` on shards 3 to 32 (1,161,156 lines; `--init s5-r1.nnue
+//! `s5-r2.nnue`, built in for 5×5 from its SPRT until `s5-r3` replaced it, is the second round at
+//! 5×5 and the recipe of `s6-r10` there: `--seed 72`, the settings of seed 71, played by the engine
+//! with `s5-r1` built in (shards 1 to 32, 16,000 games, 1,239,486 lines, about 130 games a minute
+//! per core), then a fine-tune of `s5-r1` on shards 3 to 32 (1,161,156 lines; `--init s5-r1.nnue
 //! --learning-rate 0.0003 --decay 0.6 --epochs 3 --sibling-weight 4`, two threads, 2 min); `auto`
 //! kept all of the correction. Validation (58,057 lines held out): 0.02814, the linear evaluation
 //! 0.03523. On shards 1 and 2 (59,109 game positions, 19,221 siblings): games 0.04077 linear,
@@ -184,6 +184,19 @@
 //! pairs 5/16/62/31/27, +74 [+43, +105], pair LLR 2.97 (H1). As White +54 −50 =37, as Black +77 −22
 //! =42; 34 roads, 169 flat wins, 79 draws; 0.36 s a move at depth 13.74 (`s5-r1` 13.69). `cairn
 //! bench` with it and `s6-r10`: 809,537 nodes.
+//!
+//! `s5-r3.nnue`, built in for 5×5 since it beat `s5-r2` by SPRT, is the third round at 5×5, the
+//! recipe of `s5-r2` one round on: `--seed 73`, played by the engine with `s5-r2` built in, then a
+//! fine-tune of `s5-r2` on shards 3 to 24 (844,263 lines; `--init s5-r2.nnue --learning-rate
+//! 0.0003 --decay 0.6 --epochs 3 --sibling-weight 4`); `auto` kept all of the correction.
+//! Validation by epoch 0.02841, 0.02786, 0.02749. On shards 1 and 2 (58,102 game positions, 19,183
+//! siblings, which no round saw): games 0.04304 linear, 0.03770 `s5-r2`, 0.03486 `s5-r3`;
+//! siblings 0.02600, 0.01426, 0.01347. At equal time (10+0.1, openings from 301, 801, 401 and 901,
+//! four streams over two sessions, two at a time side by side, one per core, stopped when their
+//! pooled pair LLR passed 2.94) it passed: +242 −174 =184 in 600 games, +40 ± 23; 299 pairs
+//! 14/56/121/65/43, +39 [+18, +60], pair LLR 3.01 (H1). As White +93 −109 =99, as Black +149 −65
+//! =85; 66 roads, 350 flat wins, 184 draws; 0.36 s a move at depth 13.56 (`s5-r2` 13.53). `cairn
+//! bench` with it, `s6-r10` and `s7-r1`: 793,841 nodes.
 //!
 //! `s7-r1.nnue`, built in as Cairn's 7×7 evaluation, is the first round at 7×7: `cairn
 //! tune --generate --size 7 --half-komi 4 --games 40000 --nodes 8000 --seed 81 --siblings 50
@@ -205,7 +218,8 @@
 //! 22; 420 pairs 48/37/198/55/82, +36 [+16, +56], pair LLR 3.01 (H1). As White +165 −198 =61, as
 //! Black +246 −127 =47 (at 7×7 with komi 2 Black wins more games for both: 444 of 736 decisive);
 //! 117 roads, 619 flat wins, 108 draws; 0.25 s a move for both, at depth 9.94 against the linear
-//! evaluation's 10.07. `cairn bench` with it, `s5-r2` and `s6-r10`: 806,097 nodes.
+//! evaluation's 10.07. `cairn bench` with it, `s5-r2` and `s6-r10`: 806,097 nodes (793,841 with
+//! `s5-r3` in place of `s5-r2`).
 //!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
@@ -1003,12 +1017,12 @@ pub const ENV: &str = "CAIRN_NNUE";
 
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat the linear evaluation by SPRT at equal time; until
-/// then a candidate plays through [`ENV`]. 6×6: `s6-r10`; 5×5: `s5-r2`; 7×7: `s7-r1` (see the
+/// then a candidate plays through [`ENV`]. 6×6: `s6-r10`; 5×5: `s5-r3`; 7×7: `s7-r1` (see the
 /// module doc). All are residual networks: each correction was fitted on top of the shipped
 /// linear weights of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
     include_bytes!("nets/s6-r10.nnue"),
-    include_bytes!("nets/s5-r2.nnue"),
+    include_bytes!("nets/s5-r3.nnue"),
     include_bytes!("nets/s7-r1.nnue"),
 ];
 

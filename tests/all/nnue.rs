@@ -726,10 +726,13 @@ fn evaluates_as<const N: usize>(
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
-    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r2.nnue");
+    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r3.nnue");
     let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
     // The rounds they replaced.
-    let others5: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s5-r1.nnue")];
+    let others5: [&[u8]; 2] = [
+        include_bytes!("../../src/eval/nets/s5-r1.nnue"),
+        include_bytes!("../../src/eval/nets/s5-r2.nnue"),
+    ];
     let others6: [&[u8]; 2] = [
         include_bytes!("../../src/eval/nets/s6-r7.nnue"),
         include_bytes!("../../src/eval/nets/s6-r8.nnue"),
