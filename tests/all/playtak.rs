@@ -628,18 +628,21 @@ fn clock_low_time_moves_fast() {
 #[test]
 fn undo_and_draw_policies() {
     // Flags on: the undo is granted and the move searched again; a draw offer is accepted
-    // when Cairn is not winning (White giving 4 flats of komi).
+    // when Cairn is not winning (Black at komi 0, where White's first move is worth flats).
     let (listener, addr) = listen();
     let child = one_game(&addr, &["--accept-undo", "--accept-draw"]);
-    let mut peer = start_game(&listener, "white", 8);
-    let mut board = Board::<5>::new(8);
+    let mut peer = start_game(&listener, "black", 0);
+    let mut board = Board::<5>::new(0);
+    board.send_move(&mut peer, 5, "P E5", "6000 6000");
     board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 RequestUndo");
     peer.expect("Game#5 RequestUndo");
     peer.send("OK");
     peer.send("Game#5 Timems 6000 6000");
     peer.send("Game#5 Undo");
-    let mut board = Board::<5>::new(8);
+    // Back to White's first move: Cairn plays its reply again.
+    let mut board = Board::<5>::new(0);
+    board.apply_server("P E5");
     board.take_move(&mut peer, 5, "6000 6000");
     peer.send("Game#5 OfferDraw");
     peer.expect("Game#5 OfferDraw");
