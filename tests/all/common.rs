@@ -217,3 +217,55 @@ impl Drop for Scratch {
         }
     }
 }
+
+/// A child process that is killed and reaped if it is dropped before being waited for. A test
+/// that fails while its client runs would otherwise leave it behind, and `cairn playtak`
+/// reconnects to its server until stopped.
+pub struct Reaped(Option<std::process::Child>);
+
+/// Starts a command as a [`Reaped`] process.
+pub trait SpawnReaped {
+    /// Starts the command, or panics saying what could not be run.
+    fn spawn_reaped(&mut self) -> Reaped;
+}
+
+impl SpawnReaped for std::process::Command {
+    fn spawn_reaped(&mut self) -> Reaped {
+        let child = self
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot run {:?}: {e}", self.get_program()));
+        Reaped(Some(child))
+    }
+}
+
+impl Reaped {
+    /// Waits for the process to exit and collects its piped output.
+    pub fn wait_with_output(mut self) -> std::process::Output {
+        let child = self.0.take().expect("a process not yet waited for");
+        child
+            .wait_with_output()
+            .expect("cannot wait for the process")
+    }
+}
+
+impl std::ops::Deref for Reaped {
+    type Target = std::process::Child;
+    fn deref(&self) -> &std::process::Child {
+        self.0.as_ref().expect("a process not yet waited for")
+    }
+}
+
+impl std::ops::DerefMut for Reaped {
+    fn deref_mut(&mut self) -> &mut std::process::Child {
+        self.0.as_mut().expect("a process not yet waited for")
+    }
+}
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.0 {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}

@@ -6,14 +6,14 @@
 //! link was down, a draw offered while Cairn thinks; and what an operator uses: the stop on a
 //! signal, `--resign`, chat, several seeks, accept filters and the PTN's tags.
 
-use crate::common::Scratch;
+use crate::common::{Reaped, Scratch, SpawnReaped};
 use cairn::board::{Color, Position};
 use cairn::notation::{parse_file, replay_any, PtnMove};
 use cairn::playtak::protocol::{move_from_server, move_to_server};
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The server side of one connection.
@@ -156,7 +156,7 @@ fn listen() -> (TcpListener, String) {
 
 /// Starts `cairn playtak` against `addr` with `args` and `--quiet`, as user `cairn` (password
 /// `secret`).
-fn client(addr: &str, args: &[&str]) -> Child {
+fn client(addr: &str, args: &[&str]) -> Reaped {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["playtak", "--server", addr, "--hash", "2", "--quiet"])
         .args(args)
@@ -165,19 +165,18 @@ fn client(addr: &str, args: &[&str]) -> Child {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot run cairn")
+        .spawn_reaped()
 }
 
 /// `cairn playtak` as user `cairn` seeking one 5×5 game, with `args` added.
-fn one_game(addr: &str, args: &[&str]) -> Child {
+fn one_game(addr: &str, args: &[&str]) -> Reaped {
     let mut all = vec!["--user", "cairn", "--size", "5", "--games", "1"];
     all.extend_from_slice(args);
     client(addr, &all)
 }
 
 /// Waits for the client to exit; its exit code and stderr.
-fn finish(mut child: Child) -> (Option<i32>, String) {
+fn finish(mut child: Reaped) -> (Option<i32>, String) {
     let deadline = Instant::now() + Duration::from_secs(15);
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
@@ -186,7 +185,7 @@ fn finish(mut child: Child) -> (Option<i32>, String) {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
-    let output = child.wait_with_output().unwrap();
+    let output = child.wait_with_output();
     assert!(output.stdout.is_empty(), "playtak writes nothing to stdout");
     (
         output.status.code(),
@@ -195,13 +194,13 @@ fn finish(mut child: Child) -> (Option<i32>, String) {
 }
 
 /// Ends the client (which plays until stopped); its stderr.
-fn kill(mut child: Child) -> String {
+fn kill(mut child: Reaped) -> String {
     let _ = child.kill();
     finish(child).1
 }
 
 /// Waits for the client to exit 0 having logged each of `says`; its stderr.
-fn exits_0_saying(child: Child, says: &[&str]) -> String {
+fn exits_0_saying(child: Reaped, says: &[&str]) -> String {
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(0), "{stderr}");
     for text in says {
@@ -369,8 +368,7 @@ fn failed_login_is_one_error_and_exit_1() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .env("RUST_LOG", "off")
-        .spawn()
-        .unwrap();
+        .spawn_reaped();
     let mut peer = Peer::accept(&listener);
     peer.send("Welcome!");
     peer.send("Login or Register");
@@ -914,7 +912,7 @@ fn resend_game(peer: &mut Peer, start: &str, board: &mut Board<5>) {
 fn play_on_and_end(
     peer: &mut Peer,
     board: &mut Board<5>,
-    child: Child,
+    child: Reaped,
     result: &str,
     dir: &Path,
 ) -> String {
@@ -1017,7 +1015,7 @@ fn a_silent_link_is_dropped_and_the_game_resumed() {
 }
 
 /// Runs `cairn playtak` with the default log filter and `password`; its exit code and stderr.
-fn run_with_password(addr: &str, args: &[&str], password: &str) -> Child {
+fn run_with_password(addr: &str, args: &[&str], password: &str) -> Reaped {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["playtak", "--server", addr])
         .args(args)
@@ -1026,8 +1024,7 @@ fn run_with_password(addr: &str, args: &[&str], password: &str) -> Child {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
+        .spawn_reaped()
 }
 
 #[test]
@@ -1136,7 +1133,7 @@ fn a_draw_offer_made_while_thinking_is_answered() {
 }
 
 /// Sends `signal` (`TERM` or `INT`) to the client.
-fn signal(child: &Child, signal: &str) {
+fn signal(child: &Reaped, signal: &str) {
     let status = Command::new("kill")
         .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
@@ -1216,7 +1213,7 @@ fn a_signal_finishes_the_game_and_a_second_resigns_it() {
 const LOST_FOR_WHITE: [&str; 6] = ["P A2", "P C3", "P A3 W", "P B2", "P C1 W", "P B1"];
 
 /// Cairn (White) gets [`LOST_FOR_WHITE`] resent at the start of game 5; its next line.
-fn answer_to_lost_position(resign: bool) -> (String, Child, Peer) {
+fn answer_to_lost_position(resign: bool) -> (String, Reaped, Peer) {
     let (listener, addr) = listen();
     let mut args = vec!["--user", "cairn", "--size", "3", "--tc", "60+0"];
     if resign {
@@ -1278,8 +1275,7 @@ fn chat_greets_and_answers_and_the_guest_token_stays_secret() {
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn_reaped();
     let mut peer = Peer::accept(&listener);
     let login = peer.login_line();
     let token = login.strip_prefix("Login Guest ").unwrap().to_string();

@@ -7,11 +7,11 @@
 //! the other accepts over WebSocket) until the seeker is stopped by SIGTERM; see the test for
 //! what each game must show.
 
-use crate::common::Scratch;
+use crate::common::{Reaped, Scratch, SpawnReaped};
 use cairn::notation::{parse_file, replay_any};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// A running server, stopped when dropped.
@@ -88,7 +88,7 @@ fn start(kit: &Path) -> Server {
     server
 }
 
-fn client(args: &[&str]) -> Child {
+fn client(args: &[&str]) -> Reaped {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(args)
         .env("CAIRN_PLAYTAK_PASSWORD", "password")
@@ -96,18 +96,17 @@ fn client(args: &[&str]) -> Child {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .spawn()
-        .expect("cannot run cairn")
+        .spawn_reaped()
 }
 
 /// Waits for `child` to exit 0; its stderr.
-fn wait(child: Child, limit: Duration) -> String {
+fn wait(child: Reaped, limit: Duration) -> String {
     let mut child = child;
     let deadline = Instant::now() + limit;
     while child.try_wait().unwrap().is_none() {
         if Instant::now() > deadline {
             let _ = child.kill();
-            let out = child.wait_with_output().unwrap();
+            let out = child.wait_with_output();
             panic!(
                 "a client did not finish:\n{}",
                 String::from_utf8_lossy(&out.stderr)
@@ -115,7 +114,7 @@ fn wait(child: Child, limit: Duration) -> String {
         }
         std::thread::sleep(Duration::from_millis(100));
     }
-    let out = child.wait_with_output().unwrap();
+    let out = child.wait_with_output();
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     stderr
@@ -129,7 +128,7 @@ fn ptn_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn stop(child: &Child) {
+fn stop(child: &Reaped) {
     let status = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
