@@ -16,7 +16,7 @@ mod stats;
 
 pub use game::{GameRecord, GameSettings, TimeControl};
 pub use process::{EngineProcess, EngineSpec};
-pub use stats::{Pairs, Sprt, SprtState, Tally};
+pub use stats::{Elo, Pairs, Sprt, SprtState, Tally};
 
 use crate::board::Color;
 use crate::notation::ptn_game::PtnPly;
@@ -119,7 +119,11 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     let mut guard = state.lock().expect("match state");
                     let (tally, forfeits, done, finished, half) = &mut *guard;
                     *done += 1;
-                    let first_color = if first_is_white { Color::White } else { Color::Black };
+                    let first_color = if first_is_white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
                     let points = match record.winner {
                         Some(c) if c == first_color => {
                             tally.wins += 1;
@@ -153,9 +157,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                             log::error!("{}: {e}", path.display());
                         }
                     }
-                    let (elo, err) = tally.elo();
                     let mut line = format!(
-                        "game {done}/{total} {} vs {}: {} ({})  {}: +{} -{} ={}  elo {elo:+.1} ± {err:.1}  {:.0}s",
+                        "game {done}/{total} {} vs {}: {} ({})  {}: +{} -{} ={}  elo {:.1}  {:.0}s",
                         record.white,
                         record.black,
                         record.result,
@@ -164,6 +167,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         tally.wins,
                         tally.losses,
                         tally.draws,
+                        tally.elo(),
                         started.elapsed().as_secs_f64()
                     );
                     if let Some(sprt) = &config.sprt {

@@ -1,8 +1,13 @@
 //! Match statistics: Elo with a 95% error bar, and the sequential probability ratio test.
 //!
 //! Scores are from the first engine's point of view: win 1, draw ½, loss 0. The Elo estimate is
-//! the logistic inverse of the mean score; its interval comes from the per-game variance of the
-//! scores (normal approximation). The SPRT uses the normal approximation of the log-likelihood
+//! the logistic inverse of the mean score. Its 95% interval is a Wilson score interval on the mean
+//! score, mapped to Elo: the plain normal interval (mean ± 1.96 standard errors) leaves [0, 1] when
+//! one engine wins nearly every game, and the Elo of a score past 1 is meaningless (a 56 −4 =3
+//! match read ±1,033). Wilson's interval stays inside [0, 1] and is lopsided as it should be near
+//! an end. Draws shrink a game's variance below the `p(1 − p)` of a win-or-loss game, so the
+//! interval takes the binomial count that has the observed variance, `n p(1 − p) / var` (the
+//! design effect); far from the ends and over many games it is the normal interval. The SPRT uses the normal approximation of the log-likelihood
 //! ratio between "the difference is `elo0`" and "it is `elo1`" (as fishtest and cutechess do):
 //! `LLR ≈ n (s1 − s0)(2·mean − s0 − s1) / (2·var)`, with bounds `ln(β/(1−α))` and
 //! `ln((1−β)/α)`.
@@ -63,9 +68,10 @@ fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
+/// The Elo difference that gives this expected score: infinite at 0 and 1.
 fn elo_of(score: f64) -> f64 {
-    let s = score.clamp(1e-6, 1.0 - 1e-6);
-    -400.0 * (1.0 / s - 1.0).log10()
+    // Adding zero turns the −0 of an even score into +0, which prints as `+0`.
+    -400.0 * (1.0 / score.clamp(0.0, 1.0) - 1.0).log10() + 0.0
 }
 
 impl Tally {
@@ -88,8 +94,8 @@ impl Tally {
             / n
     }
 
-    /// Elo difference and the half-width of its 95% interval.
-    pub fn elo(&self) -> (f64, f64) {
+    /// Elo difference and its 95% interval.
+    pub fn elo(&self) -> Elo {
         interval(self.score(), self.variance(), self.games())
     }
 
@@ -162,8 +168,8 @@ impl Pairs {
         spread / self.pairs().max(1) as f64
     }
 
-    /// Elo difference and the half-width of its 95% interval, from the pairs.
-    pub fn elo(&self) -> (f64, f64) {
+    /// Elo difference and its 95% interval, from the pairs.
+    pub fn elo(&self) -> Elo {
         interval(self.score(), self.variance(), self.pairs())
     }
 
@@ -177,12 +183,66 @@ impl Pairs {
     }
 }
 
-/// The Elo of a mean score and the half-width of its 95% interval, for `n` samples of the given
-/// variance.
-fn interval(mean: f64, variance: f64, n: u32) -> (f64, f64) {
-    let se = (variance / n.max(1) as f64).sqrt();
-    let (low, high) = (elo_of(mean - 1.96 * se), elo_of(mean + 1.96 * se));
-    (elo_of(mean), (high - low) / 2.0)
+/// An Elo estimate and its 95% interval (see the module documentation). A score of 0 or 1
+/// gives an infinite bound; [`Display`](std::fmt::Display) shows it as `-inf` or `+inf`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Elo {
+    /// The estimate.
+    pub elo: f64,
+    /// The lower end of the 95% interval.
+    pub low: f64,
+    /// The upper end of the 95% interval.
+    pub high: f64,
+}
+
+impl std::fmt::Display for Elo {
+    /// `+408 [+272, +545]`; a precision (`{:.1}`) applies to all three numbers.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let digits = f.precision().unwrap_or(0);
+        let one = |v: f64| {
+            if v.is_infinite() {
+                if v > 0.0 { "+inf" } else { "-inf" }.to_string()
+            } else {
+                format!("{v:+.digits$}")
+            }
+        };
+        write!(
+            f,
+            "{} [{}, {}]",
+            one(self.elo),
+            one(self.low),
+            one(self.high)
+        )
+    }
+}
+
+/// The two-sided 95% quantile of the normal distribution.
+const Z95: f64 = 1.959_964;
+
+/// The Elo of a mean score over `n` samples of the given variance, with its Wilson interval.
+fn interval(mean: f64, variance: f64, n: u32) -> Elo {
+    if n == 0 {
+        return Elo {
+            elo: 0.0,
+            low: f64::NEG_INFINITY,
+            high: f64::INFINITY,
+        };
+    }
+    let spread = mean * (1.0 - mean);
+    // The binomial count with this variance; a sample with none (all one result) counts as is.
+    let count = if variance > 0.0 && spread > 0.0 {
+        n as f64 * spread / variance
+    } else {
+        n as f64
+    };
+    let z2 = Z95 * Z95 / count;
+    let centre = (mean + z2 / 2.0) / (1.0 + z2);
+    let half = Z95 / (1.0 + z2) * (spread / count + z2 / (4.0 * count)).sqrt();
+    Elo {
+        elo: elo_of(mean),
+        low: elo_of(centre - half),
+        high: elo_of(centre + half),
+    }
 }
 
 /// The normal-approximation SPRT over `n` samples with this mean score and (padded) variance.
@@ -216,15 +276,21 @@ mod tests {
             draws: 0,
             losses: 50,
         };
-        assert!(even.elo().0.abs() < 1e-9);
+        assert_eq!(even.elo().elo, 0.0);
+        assert_eq!(format!("{}", even.elo()), "+0 [-68, +68]");
         let strong = Tally {
             wins: 75,
             draws: 0,
             losses: 25,
         };
-        let (elo, err) = strong.elo();
+        let Elo { elo, low, high } = strong.elo();
         assert!((elo - 190.8).abs() < 0.5, "{elo}");
-        assert!(err > 50.0 && err < 100.0, "{err}");
+        // Scores 0.75 ± 1.96 · 0.0433 would give [+119, +282]; Wilson's [0.6570, 0.8245] is
+        // pulled towards ½: [+113, +269].
+        assert!(
+            (low - 112.9).abs() < 0.5 && (high - 268.8).abs() < 0.5,
+            "{low} {high}"
+        );
         let test = Sprt {
             elo0: 0.0,
             elo1: 10.0,
@@ -267,11 +333,14 @@ mod tests {
         };
         assert_eq!(pairs.pairs(), 100);
         assert!((pairs.score() - games.score()).abs() < 1e-12);
-        let ((pe, pw), (ge, gw)) = (pairs.elo(), games.elo());
-        assert!(
-            (pe - ge).abs() < 1e-9 && (pw - gw).abs() < 1e-9,
-            "{pe} {pw} {ge} {gw}"
-        );
+        let (by_pairs, by_games) = (pairs.elo(), games.elo());
+        for (p, g) in [
+            (by_pairs.elo, by_games.elo),
+            (by_pairs.low, by_games.low),
+            (by_pairs.high, by_games.high),
+        ] {
+            assert!((p - g).abs() < 1e-9, "{by_pairs} {by_games}");
+        }
         let test = Sprt {
             elo0: 0.0,
             elo1: 10.0,
@@ -330,6 +399,31 @@ mod tests {
         };
         assert_eq!(more.sprt(&test).1, SprtState::AcceptH1);
         assert_eq!(Pairs::default().sprt(&test), (0.0, SprtState::Continue));
+    }
+
+    /// Near a clean sweep the interval stays finite and lopsided, and at a sweep its upper end is
+    /// infinite; a normal interval past a score of 1 read ±1,033 for the first of these.
+    #[test]
+    fn intervals_near_a_sweep() {
+        let tally = |wins, draws, losses| Tally {
+            wins,
+            draws,
+            losses,
+        };
+        // 56 −4 =3: mean 0.9127, variance 0.06777, as 74.1 binomial games; Wilson gives scores
+        // [0.8264, 0.9583], Elo [+271, +544] around +408.
+        let near = tally(56, 3, 4).elo();
+        assert_eq!(format!("{near}"), "+408 [+271, +544]");
+        // All 20 won: the score is 1, the lower end that of 20 binomial wins, 20 / 23.84.
+        let sweep = tally(20, 0, 0).elo();
+        assert_eq!((sweep.elo, sweep.high), (f64::INFINITY, f64::INFINITY));
+        assert!((sweep.low - 286.6).abs() < 0.1, "{sweep}");
+        assert_eq!(
+            format!("{:.1}", tally(0, 0, 20).elo()),
+            "-inf [-inf, -286.6]"
+        );
+        // No games: nothing known.
+        assert_eq!(format!("{}", Tally::default().elo()), "+0 [-inf, +inf]");
     }
 
     /// A run of one result only still ends: 29 straight wins pass [0, 20], 29 straight losses

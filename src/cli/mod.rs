@@ -488,9 +488,8 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     };
     let outcome = arena::run(&config)?;
     let t = outcome.tally;
-    let (elo, err) = t.elo();
     println!(
-        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, elo {elo:+.1} ± {err:.1}, forfeits {}/{}",
+        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, elo {:.1}, forfeits {}/{}",
         config.engines[0].name,
         config.engines[1].name,
         t.wins,
@@ -498,16 +497,17 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         t.draws,
         t.games(),
         100.0 * t.score(),
+        t.elo(),
         outcome.forfeits[0],
         outcome.forfeits[1]
     );
     let p = outcome.pairs;
     if p.pairs() > 0 {
-        let (elo, err) = p.elo();
         let [c0, c1, c2, c3, c4] = p.counts;
         println!(
-            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({} pairs), elo {elo:+.1} ± {err:.1}",
-            p.pairs()
+            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({} pairs), elo {:.1}",
+            p.pairs(),
+            p.elo()
         );
     }
     if let Some((llr, state)) = outcome.sprt {

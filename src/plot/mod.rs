@@ -15,6 +15,7 @@
 //! The pictures under `src/plot/pictures/` (shown in the README) were made by the commands that
 //! call these functions (`cairn analyze --game --plot`, `cairn report --plot`).
 
+use crate::arena::Elo;
 use crate::board::Color;
 use crate::chance::Mark;
 use crate::score::WinKind;
@@ -52,8 +53,8 @@ pub struct MatchGraph {
     pub title: String,
     /// The two engines' names; Elo is the first one's.
     pub engines: [String; 2],
-    /// After each game: the Elo estimate and the half-width of its 95 % interval.
-    pub elo: Vec<(f64, f64)>,
+    /// After each game: the Elo estimate and its 95 % interval.
+    pub elo: Vec<Elo>,
     /// Per engine: its own moves per game, by kind ([`KINDS`] order).
     pub kinds: [[f64; 4]; 2],
 }
@@ -231,10 +232,10 @@ fn draw_elo(
     let reach = graph
         .elo
         .iter()
-        .map(|&(e, err)| clamp(e.abs() + err))
+        .map(|e| clamp(e.high.max(-e.low)))
         .fold(50.0f64, f64::max);
     let top = (reach / 50.0).ceil() * 50.0;
-    let clipped = graph.elo.iter().any(|&(e, err)| e.abs() + err > ELO_CAP);
+    let clipped = graph.elo.iter().any(|e| e.high.max(-e.low) > ELO_CAP);
     let xs = 0.5..(n as f64 + 0.5).max(1.5);
     let mut chart = ChartBuilder::on(area)
         .caption(
@@ -263,14 +264,14 @@ fn draw_elo(
         .elo
         .iter()
         .enumerate()
-        .map(|(i, &(e, err))| ((i + 1) as f64, clamp(e + err)))
+        .map(|(i, e)| ((i + 1) as f64, clamp(e.high)))
         .chain(
             graph
                 .elo
                 .iter()
                 .enumerate()
                 .rev()
-                .map(|(i, &(e, err))| ((i + 1) as f64, clamp(e - err))),
+                .map(|(i, e)| ((i + 1) as f64, clamp(e.low))),
         )
         .collect();
     chart.draw_series(std::iter::once(Polygon::new(band, LINE.mix(0.15).filled())))?;
@@ -284,7 +285,7 @@ fn draw_elo(
         .elo
         .iter()
         .enumerate()
-        .map(|(i, &(e, _))| ((i + 1) as f64, clamp(e)));
+        .map(|(i, e)| ((i + 1) as f64, clamp(e.elo)));
     chart.draw_series(LineSeries::new(line.clone(), LINE.stroke_width(2)))?;
     chart.draw_series(line.map(|p| Circle::new(p, 3, LINE.filled())))?;
     Ok(())

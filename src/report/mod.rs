@@ -23,7 +23,7 @@
 //! ([`crate::arena::Pairs`]). Games without a `Round` tag, or whose partner is missing, are in
 //! no pair.
 
-use crate::arena::{Pairs, Tally};
+use crate::arena::{Elo, Pairs, Tally};
 use crate::board::{Color, Role};
 use crate::notation::{parse_file, replay_any, PtnGame, PtnMove};
 use crate::plot::{MatchGraph, KINDS};
@@ -105,8 +105,8 @@ pub struct MatchReport {
     pub engines: [EngineStats; 2],
     /// The games in file order.
     pub games: Vec<GameSummary>,
-    /// After each game, the first engine's Elo and the half-width of its 95 % interval.
-    pub elo: Vec<(f64, f64)>,
+    /// After each game, the first engine's Elo and its 95 % interval.
+    pub elo: Vec<Elo>,
     /// The pairs of games (one opening, colours swapped), from the first engine's view.
     pub pairs: Pairs,
 }
@@ -358,14 +358,14 @@ impl MatchReport {
     /// The title of the picture and the first line of the text.
     pub fn title(&self) -> String {
         let t = &self.engines[0].score;
-        let (elo, err) = t.elo();
         format!(
-            "{} vs {}: +{} -{} ={}, Elo {elo:+.0} ± {err:.0} ({} games)",
+            "{} vs {}: +{} -{} ={}, Elo {} ({} games)",
             self.engines[0].name,
             self.engines[1].name,
             t.wins,
             t.losses,
             t.draws,
+            t.elo(),
             self.games.len()
         )
     }
@@ -394,32 +394,31 @@ impl MatchReport {
         let _ = writeln!(out, "{}", self.title());
         let _ = writeln!(
             out,
-            "\n{:<width$}  {:<16} {:>6}  {:<14}  {:<16} {:<16}",
+            "\n{:<width$}  {:<16} {:>6}  {:<18}  {:<16} {:<16}",
             "engine", "score", "", "Elo (95%)", "as White", "as Black"
         );
         for e in &self.engines {
-            let (elo, err) = e.score.elo();
             let _ = writeln!(
                 out,
-                "{:<width$}  {:<16} {:>5.1}%  {:<14}  {:<16} {:<16}",
+                "{:<width$}  {:<16} {:>5.1}%  {:<18}  {:<16} {:<16}",
                 e.name,
                 tally(&e.score),
                 100.0 * e.score.score(),
-                format!("{elo:+.0} ± {err:.0}"),
+                e.score.elo().to_string(),
                 tally(&e.as_white),
                 tally(&e.as_black)
             );
         }
         let p = &self.pairs;
         if p.pairs() > 0 {
-            let (elo, err) = p.elo();
             let [c0, c1, c2, c3, c4] = p.counts;
             let _ = writeln!(
                 out,
                 "\nPairs (one opening, colours swapped), by {}'s points: 0: {c0}, 1/2: {c1}, 1: {c2}, \
-                 3/2: {c3}, 2: {c4} ({} pairs); Elo {elo:+.0} ± {err:.0}",
+                 3/2: {c3}, 2: {c4} ({} pairs); Elo {}",
                 self.engines[0].name,
-                p.pairs()
+                p.pairs(),
+                p.elo()
             );
         }
         let endings: Vec<String> = ENDINGS

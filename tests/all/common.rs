@@ -239,6 +239,15 @@ impl SpawnReaped for std::process::Command {
 }
 
 impl Reaped {
+    /// Sends the process a signal by name (`TERM`, `INT`), as a user's `kill` would.
+    pub fn signal(&self, name: &str) {
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &self.id().to_string()])
+            .status()
+            .expect("cannot run kill");
+        assert!(status.success(), "kill -{name} failed");
+    }
+
     /// Waits for the process to exit and collects its piped output.
     pub fn wait_with_output(mut self) -> std::process::Output {
         let child = self.0.take().expect("a process not yet waited for");

@@ -1132,15 +1132,6 @@ fn a_draw_offer_made_while_thinking_is_answered() {
     assert!(!stderr.contains("declined"), "{stderr}");
 }
 
-/// Sends `signal` (`TERM` or `INT`) to the client.
-fn signal(child: &Reaped, signal: &str) {
-    let status = Command::new("kill")
-        .args([&format!("-{signal}"), &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 #[test]
 fn a_signal_finishes_the_game_and_a_second_resigns_it() {
     // First signal (once the game runs): the game goes on to its end, then the client quits
@@ -1151,7 +1142,7 @@ fn a_signal_finishes_the_game_and_a_second_resigns_it() {
     let mut board = Board::<5>::new(0);
     let mv = move_of_5(&mut peer);
     board.apply_server(&mv);
-    signal(&child, "TERM");
+    child.signal("TERM");
     peer.send("Game#5 Timems 6000 6000");
     peer.send("OK");
     let black = board.choose();
@@ -1178,14 +1169,14 @@ fn a_signal_finishes_the_game_and_a_second_resigns_it() {
     let mut board = Board::<5>::new(0);
     let mv = move_of_5(&mut peer);
     board.apply_server(&mv);
-    signal(&child, "INT");
+    child.signal("INT");
     peer.only_pings_for(Duration::from_millis(200));
     // A long clock, so the search runs for a second or more.
     peer.send("Game#5 Timems 60000 60000");
     let black = board.choose();
     peer.send(&format!("Game#5 {black}"));
     peer.only_pings_for(Duration::from_millis(150));
-    signal(&child, "INT");
+    child.signal("INT");
     peer.expect("Game#5 Resign");
     peer.send("Game#5 Over 0-1");
     peer.expect("quit");
@@ -1204,7 +1195,7 @@ fn a_signal_finishes_the_game_and_a_second_resigns_it() {
     let mut peer = Peer::accept(&listener);
     peer.handshake("Login cairn secret", "Welcome cairn!");
     peer.recv();
-    signal(&child, "TERM");
+    child.signal("TERM");
     peer.expect("quit");
     exits_0_saying(child, &["SIGTERM: no game in progress"]);
 }

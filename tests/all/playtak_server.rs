@@ -128,14 +128,6 @@ fn ptn_files(dir: &Path) -> Vec<PathBuf> {
     v
 }
 
-fn stop(child: &Reaped) {
-    let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
 /// `(white, black, result, moves)` of every game in the server's database.
 fn stored_games(server: &Server) -> Vec<(String, String, String, usize)> {
     let out = Command::new("sqlite3")
@@ -216,7 +208,7 @@ fn plays_complete_games_on_the_real_server() {
         std::thread::sleep(Duration::from_millis(200));
     }
     std::thread::sleep(Duration::from_secs(1));
-    stop(&seeker);
+    seeker.signal("TERM");
     let seeker_log = wait(seeker, Duration::from_secs(180));
     let seeker_files = ptn_files(&seeker_dir);
     assert!(
@@ -228,7 +220,7 @@ fn plays_complete_games_on_the_real_server() {
     );
     // The accepter, with no game in progress, stops at once.
     std::thread::sleep(Duration::from_secs(1));
-    stop(&accepter);
+    accepter.signal("TERM");
     let accepter_log = wait(accepter, Duration::from_secs(30));
     for line in seeker_log.lines().chain(accepter_log.lines()) {
         if line.contains(" over: ") || line.contains("started") || line.contains("resigning") {

@@ -86,14 +86,15 @@ fn report_counts_every_part_of_the_match() {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    // alpha: won games 1 and 2, lost 3, drew 4 (unfinished): 62.5 %.
+    // alpha: won games 1 and 2, lost 3, drew 4 (unfinished): 62.5 %, with a Wilson interval as
+    // wide as four games deserve.
     assert!(
-        text.starts_with("alpha vs beta: +2 -1 =1, Elo +89 ± "),
+        text.starts_with("alpha vs beta: +2 -1 =1, Elo +89 [-184, +361] (4 games)"),
         "{text}"
     );
-    assert!(line("alpha  ").starts_with("alpha +2 -1 =1 62.5% +89 ± "));
+    assert!(line("alpha  ").starts_with("alpha +2 -1 =1 62.5% +89 [-184, +361] "));
     assert!(line("alpha  ").ends_with("+1 -1 =0 +1 -0 =1"), "{text}");
-    assert!(line("beta  ").starts_with("beta +1 -2 =1 37.5% -89 ± "));
+    assert!(line("beta  ").starts_with("beta +1 -2 =1 37.5% -89 [-361, +184] "));
     assert!(line("beta  ").ends_with("+0 -1 =1 +1 -1 =0"), "{text}");
     assert_eq!(
         line("Endings:"),
