@@ -4,7 +4,8 @@
 //! `Player2` (Black) tags, with a `{eval/depth time}` comment after each engine move
 //! (`{+0.74/13 0.33s}`; `cairn match` also writes `{book}` after opening plies). The report
 //! gives, per engine, the score with its Elo and 95 % interval (from [`crate::arena::Tally`]),
-//! overall and by colour; the same over the pairs of games (see below); how the games ended;
+//! overall and by colour; the same over the pairs of games (see below); how the games ended,
+//! overall and per engine and colour;
 //! the engine's own moves per game by kind; the average time and depth of its moves; and the
 //! length of the games.
 //!
@@ -325,6 +326,31 @@ impl MatchReport {
         self.games.iter().filter(|g| g.ending == ending).count()
     }
 
+    /// How the games `engine` played with `colour` ended: won by a road, on flats, otherwise
+    /// (on time, by forfeit, another result); lost likewise; drawn; unfinished.
+    pub fn endings_of(&self, engine: usize, colour: Color) -> [usize; 8] {
+        let mut counts = [0; 8];
+        let own = |g: &&GameSummary| (g.white == engine) == (colour == Color::White);
+        for g in self.games.iter().filter(own) {
+            let how = match g.ending {
+                Ending::Road => 0,
+                Ending::Flats => 1,
+                Ending::Draw => {
+                    counts[6] += 1;
+                    continue;
+                }
+                Ending::Unfinished => {
+                    counts[7] += 1;
+                    continue;
+                }
+                Ending::Time | Ending::Forfeit | Ending::Other => 2,
+            };
+            let lost = g.winner != Some(colour);
+            counts[how + if lost { 3 } else { 0 }] += 1;
+        }
+        counts
+    }
+
     /// An engine's own moves per game, by kind.
     pub fn kinds_per_game(&self, engine: usize) -> [f64; 4] {
         let games = self.games.len().max(1) as f64;
@@ -426,6 +452,40 @@ impl MatchReport {
             .map(|&(ending, word)| format!("{} {word}", self.count(ending)))
             .collect();
         let _ = writeln!(out, "\nEndings: {}", endings.join(", "));
+        let _ = writeln!(
+            out,
+            "\nEndings by engine and colour (wins and losses by road, on flats, otherwise):\n\
+             {:<width$}  {:<6}  {:>5} {:>5} {:>5}  {:>6} {:>6} {:>6}  {:>5} {:>10}",
+            "engine",
+            "colour",
+            "won R",
+            "F",
+            "other",
+            "lost R",
+            "F",
+            "other",
+            "drawn",
+            "unfinished"
+        );
+        for (i, e) in self.engines.iter().enumerate() {
+            for colour in [Color::White, Color::Black] {
+                let c = self.endings_of(i, colour);
+                let _ = writeln!(
+                    out,
+                    "{:<width$}  {:<6}  {:>5} {:>5} {:>5}  {:>6} {:>6} {:>6}  {:>5} {:>10}",
+                    e.name,
+                    format!("{colour:?}"),
+                    c[0],
+                    c[1],
+                    c[2],
+                    c[3],
+                    c[4],
+                    c[5],
+                    c[6],
+                    c[7]
+                );
+            }
+        }
         let _ = writeln!(
             out,
             "\nOwn moves per game, by kind (opening plies left out):\n{:<width$}  {:>7} {:>7} {:>9} {:>7}  {:>9} {:>6}",

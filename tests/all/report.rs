@@ -100,6 +100,21 @@ fn report_counts_every_part_of_the_match() {
         line("Endings:"),
         "Endings: 2 roads, 0 flat wins, 0 draws, 1 unfinished, 1 on time, 0 forfeits, 0 other"
     );
+    // By engine and colour: won by road, on flats, otherwise; lost likewise; drawn; unfinished.
+    // alpha won a road with each colour, lost on time as White, and was Black in the cut-off
+    // game; beta's rows mirror it.
+    for (row, counts) in [
+        ("alpha White", "1 0 0 0 0 1 0 0"),
+        ("alpha Black", "1 0 0 0 0 0 0 1"),
+        ("beta White", "0 0 0 1 0 0 0 1"),
+        ("beta Black", "0 0 1 1 0 0 0 0"),
+    ] {
+        let want = format!("{row} {counts}");
+        let found = text
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>().join(" ") == want);
+        assert!(found, "no line `{want}` in:\n{text}");
+    }
     // Own moves per game (4 games), time and depth per move; the two book plies left out.
     let rows: Vec<String> = text
         .lines()
