@@ -7,10 +7,11 @@
 //! match read ±1,033). Wilson's interval stays inside [0, 1] and is lopsided as it should be near
 //! an end. Draws shrink a game's variance below the `p(1 − p)` of a win-or-loss game, so the
 //! interval takes the binomial count that has the observed variance, `n p(1 − p) / var` (the
-//! design effect); far from the ends and over many games it is the normal interval. The SPRT uses the normal approximation of the log-likelihood
-//! ratio between "the difference is `elo0`" and "it is `elo1`" (as fishtest and cutechess do):
-//! `LLR ≈ n (s1 − s0)(2·mean − s0 − s1) / (2·var)`, with bounds `ln(β/(1−α))` and
-//! `ln((1−β)/α)`.
+//! design effect); far from the ends and over many games it is the normal interval.
+//!
+//! The SPRT uses the normal approximation of the log-likelihood ratio between "the difference
+//! is `elo0`" and "it is `elo1`" (as fishtest and cutechess do):
+//! `LLR ≈ n (s1 − s0)(2·mean − s0 − s1) / (2·var)`, with bounds `ln(β/(1−α))` and `ln((1−β)/α)`.
 //!
 //! The variance in the LLR is estimated as if one more game of each result (a win, a draw and a
 //! loss) had been played. A few games say little about the spread of results: 7 wins and a draw
@@ -196,7 +197,7 @@ pub struct Elo {
 }
 
 impl std::fmt::Display for Elo {
-    /// `+408 [+272, +545]`; a precision (`{:.1}`) applies to all three numbers.
+    /// `+408 [+271, +544]`; a precision (`{:.1}`) applies to all three numbers.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let digits = f.precision().unwrap_or(0);
         let one = |v: f64| {
