@@ -61,6 +61,18 @@ pub const ENDINGS: [(Ending, &str); 7] = [
     (Ending::Other, "other"),
 ];
 
+/// The headings of the columns of [`MatchReport::endings_of`].
+const ENDING_COLUMNS: [&str; 8] = [
+    "won R",
+    "F",
+    "other",
+    "lost R",
+    "F",
+    "other",
+    "drawn",
+    "unfinished",
+];
+
 /// One game of a match file, as the report reads it.
 #[derive(Clone, Debug)]
 pub struct GameSummary {
@@ -332,21 +344,19 @@ impl MatchReport {
         let mut counts = [0; 8];
         let own = |g: &&GameSummary| (g.white == engine) == (colour == Color::White);
         for g in self.games.iter().filter(own) {
-            let how = match g.ending {
-                Ending::Road => 0,
-                Ending::Flats => 1,
-                Ending::Draw => {
-                    counts[6] += 1;
-                    continue;
+            let column = match g.ending {
+                Ending::Draw => 6,
+                Ending::Unfinished => 7,
+                decisive => {
+                    let how = match decisive {
+                        Ending::Road => 0,
+                        Ending::Flats => 1,
+                        _ => 2,
+                    };
+                    how + if g.winner == Some(colour) { 0 } else { 3 }
                 }
-                Ending::Unfinished => {
-                    counts[7] += 1;
-                    continue;
-                }
-                Ending::Time | Ending::Forfeit | Ending::Other => 2,
             };
-            let lost = g.winner != Some(colour);
-            counts[how + if lost { 3 } else { 0 }] += 1;
+            counts[column] += 1;
         }
         counts
     }
@@ -452,37 +462,32 @@ impl MatchReport {
             .map(|&(ending, word)| format!("{} {word}", self.count(ending)))
             .collect();
         let _ = writeln!(out, "\nEndings: {}", endings.join(", "));
+        // The columns of `endings_of`, each as wide as its heading.
+        let columns = |cells: [String; 8]| {
+            let headings = ENDING_COLUMNS.iter();
+            let cells = cells.iter().zip(headings);
+            let cells: Vec<String> = cells
+                .map(|(c, h)| format!("{c:>0$}", h.len().max(5)))
+                .collect();
+            cells.join(" ")
+        };
         let _ = writeln!(
             out,
             "\nEndings by engine and colour (wins and losses by road, on flats, otherwise):\n\
-             {:<width$}  {:<6}  {:>5} {:>5} {:>5}  {:>6} {:>6} {:>6}  {:>5} {:>10}",
+             {:<width$}  {:<6}  {}",
             "engine",
             "colour",
-            "won R",
-            "F",
-            "other",
-            "lost R",
-            "F",
-            "other",
-            "drawn",
-            "unfinished"
+            columns(ENDING_COLUMNS.map(String::from))
         );
         for (i, e) in self.engines.iter().enumerate() {
             for colour in [Color::White, Color::Black] {
-                let c = self.endings_of(i, colour);
+                let counts = self.endings_of(i, colour).map(|n| n.to_string());
                 let _ = writeln!(
                     out,
-                    "{:<width$}  {:<6}  {:>5} {:>5} {:>5}  {:>6} {:>6} {:>6}  {:>5} {:>10}",
+                    "{:<width$}  {:<6}  {}",
                     e.name,
                     format!("{colour:?}"),
-                    c[0],
-                    c[1],
-                    c[2],
-                    c[3],
-                    c[4],
-                    c[5],
-                    c[6],
-                    c[7]
+                    columns(counts)
                 );
             }
         }
