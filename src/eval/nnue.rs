@@ -221,6 +221,22 @@
 //! evaluation's 10.07. `cairn bench` with it, `s5-r2` and `s6-r10`: 806,097 nodes (793,841 with
 //! `s5-r3` in place of `s5-r2`).
 //!
+//! `s7-r2.nnue`, in the tree but not built in until its SPRT at equal time decides, is the second
+//! round at 7×7, the recipe of `s5-r2` there: `--seed 82`, the settings of seed 81, played by the
+//! engine with `s7-r1` built in (about 50 games a minute per core, 80,000 lines a shard), then a
+//! fine-tune of `s7-r1` on shards 3 to 27 (2,001,624 lines; `--init s7-r1.nnue --learning-rate
+//! 0.0003 --decay 0.6 --epochs 3 --sibling-weight 4 --residual --residual-scale auto`, 5 minutes
+//! on two threads); `auto` kept 0.85 of the correction. Validation by epoch 0.03213, 0.03182,
+//! 0.03163 (linear 0.03426). On shards 1 and 2 (117,707 game positions, 41,351 siblings, which
+//! no round saw): games 0.04332 linear, 0.04241 `s7-r1`, 0.04043 `s7-r2`; siblings 0.00816,
+//! 0.00671, 0.00660: on the game positions it gains three times what `s7-r1` gains over the
+//! linear evaluation. At equal nodes (40000, `openings/7s_4ply.txt` from openings 3401 and 3701,
+//! two streams side by side, stopped when their pooled pair LLR passed 2.94) it beat the engine
+//! with `s7-r1` built in by +229 −140 =53 in 422 games, +74 [+43, +106]; 210 pairs
+//! 16/22/92/19/61, +73 [+43, +103], pair LLR 3.13 (H1). As White +112 −79 =21, as Black +117 −61
+//! =32; 54 roads, 315 flat wins, 53 draws; 32.3 flats, 3.3 walls and 22.8 spreads a game
+//! (`s7-r1` 30.8, 3.4, 24.0), at depth 7.15 against 7.12.
+//!
 //! (Line counts here are data lines; each shard also starts with two comment lines.)
 //!
 //! Networks are trained by [`crate::tune::network`] (`cairn tune --nnue`) and read from a small

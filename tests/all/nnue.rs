@@ -696,8 +696,9 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     (net, positions)
 }
 
-/// Earlier rounds of size `N` kept in the tree: they read, are not built in, and differ from
-/// the built-in network `current`.
+/// Networks of size `N` kept in the tree but not built in (earlier rounds, and candidates whose
+/// equal-time SPRT is still running): they read, are not built in, and differ from the built-in
+/// network `current`.
 fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
     for (&file, seed) in files.iter().zip(seed..) {
         assert!(!cairn::eval::nnue::BUILT_IN.contains(&file));
@@ -721,8 +722,8 @@ fn evaluates_as<const N: usize>(
 }
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
-/// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced are not
-/// built in, and a size without a built-in network (4×4) keeps the linear evaluation.
+/// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced and the
+/// candidates are not built in, and a size without a built-in network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
@@ -737,6 +738,8 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
         include_bytes!("../../src/eval/nets/s6-r7.nnue"),
         include_bytes!("../../src/eval/nets/s6-r8.nnue"),
     ];
+    // A candidate, until its SPRT at equal time decides.
+    let others7: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s7-r2.nnue")];
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
     assert!(cairn::eval::nnue::BUILT_IN.contains(&s7));
@@ -745,6 +748,7 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let (net7, positions7) = check_tree_network::<7>(s7, 15);
     replaced::<6>(&others6, &net6, 14);
     replaced::<5>(&others5, &net5, 24);
+    replaced::<7>(&others7, &net7, 26);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
