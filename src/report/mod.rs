@@ -345,18 +345,14 @@ impl MatchReport {
         let own = |g: &&GameSummary| (g.white == engine) == (colour == Color::White);
         for g in self.games.iter().filter(own) {
             let column = match g.ending {
+                Ending::Road => 0,
+                Ending::Flats => 1,
+                Ending::Time | Ending::Forfeit | Ending::Other => 2,
                 Ending::Draw => 6,
                 Ending::Unfinished => 7,
-                decisive => {
-                    let how = match decisive {
-                        Ending::Road => 0,
-                        Ending::Flats => 1,
-                        _ => 2,
-                    };
-                    how + if g.winner == Some(colour) { 0 } else { 3 }
-                }
             };
-            counts[column] += 1;
+            let lost = column < 3 && g.winner != Some(colour);
+            counts[column + if lost { 3 } else { 0 }] += 1;
         }
         counts
     }

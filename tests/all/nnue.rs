@@ -699,7 +699,7 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
 /// Networks of size `N` kept in the tree but not built in (earlier rounds, and candidates whose
 /// equal-time SPRT is still running): they read, are not built in, and differ from the built-in
 /// network `current`.
-fn replaced<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
+fn not_built_in<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
     for (&file, seed) in files.iter().zip(seed..) {
         assert!(!cairn::eval::nnue::BUILT_IN.contains(&file));
         let (other, _) = check_tree_network::<N>(file, seed);
@@ -723,7 +723,8 @@ fn evaluates_as<const N: usize>(
 
 /// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
 /// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced and the
-/// candidates are not built in, and a size without a built-in network (4×4) keeps the linear evaluation.
+/// candidates are not built in, and a size without a built-in network (4×4) keeps the linear
+/// evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
@@ -746,9 +747,9 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
     let (net7, positions7) = check_tree_network::<7>(s7, 15);
-    replaced::<6>(&others6, &net6, 14);
-    replaced::<5>(&others5, &net5, 24);
-    replaced::<7>(&others7, &net7, 26);
+    not_built_in::<6>(&others6, &net6, 14);
+    not_built_in::<5>(&others5, &net5, 24);
+    not_built_in::<7>(&others7, &net7, 26);
     assert!(
         std::env::var_os(cairn::eval::nnue::ENV).is_none(),
         "run the tests without {}",
