@@ -4,7 +4,7 @@
 //! on every run): 64 unfinished positions per size 5, 6 and 7 at plies 10 to 60, plus the
 //! midgame TPS positions of the perft bench (one each for 6x6, 7x7 and 8x8). For each size the
 //! bench times, over the whole set:
-//! - `generate_moves` into one reused [`cairn::movegen::MoveList`];
+//! - `generate_moves` into one reused [`cairn_tak::movegen::MoveList`];
 //! - `count_moves` (bulk counting from the pattern tables);
 //! - `make_unmake`: [`Position::make`] + [`Position::unmake`] of every legal move;
 //! - `winning_move` (road in one);
@@ -27,9 +27,9 @@
 //! cargo run --release -- perft --size 6 --depth 5
 //! ```
 
-use cairn::board::Position;
-use cairn::movegen::MoveList;
-use cairn::notation::tps;
+use cairn_tak::board::Position;
+use cairn_tak::movegen::MoveList;
+use cairn_tak::notation::tps;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,6 +1,6 @@
 //! Perft throughput (leaves per second) on fixed positions, single thread.
 //!
-//! Measures [`cairn::movegen::perft`] on the 5x5 and 6x6 start positions (depth 4), a 6x6
+//! Measures [`cairn_tak::movegen::perft`] on the 5x5 and 6x6 start positions (depth 4), a 6x6
 //! midgame and a 7x7 midgame (depth 3) and an 8x8 position with one tall stack (depth 3).
 //! Criterion reports leaves/s (`Throughput::Elements(leaves)`). Every leaf count is checked
 //! against its reference value once before timing, so a wrong move generator cannot produce a
@@ -23,9 +23,9 @@
 //! numbers mostly measure generation plus make/unmake at depth - 1 and `count_moves` at the
 //! frontier.
 
-use cairn::board::Position;
-use cairn::movegen::perft;
-use cairn::notation::tps;
+use cairn_tak::board::Position;
+use cairn_tak::movegen::perft;
+use cairn_tak::notation::tps;
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, Criterion, Throughput};
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,11 +1,11 @@
-//! The `cairn` binary: command-line front end to the library.
+//! The `cairn` binary: the command line over the workspace's crates (docs/architecture.md).
 
 mod cli;
 
 fn main() {
-    cairn::search::tt::return_large_allocations();
+    cairn_search::tt::return_large_allocations();
     env_logger::Builder::from_env(
-        env_logger::Env::default().default_filter_or("warn,cairn::playtak=info"),
+        env_logger::Env::default().default_filter_or("warn,cairn_engine::playtak=info"),
     )
     .init();
     let code = cli::run();

@@ -1,6 +1,6 @@
 //! `cairn analyze`: its command-line arguments.
 
-use cairn::analyze::AnalyzeArgs;
+use cairn_tools::analyze::AnalyzeArgs;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -25,7 +25,7 @@ pub struct AnalyzeCli {
     #[arg(long, conflicts_with_all = ["ptn", "game"])]
     pub moves: Option<String>,
     /// Board size (3-8) of the empty board, when neither --tps nor a PTN file is given.
-    #[arg(long, value_parser = cairn::board::parse_size)]
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub size: Option<u8>,
     /// A PTN file: analyse the position after --ply plies of its game (see --index).
     #[arg(long, conflicts_with = "game")]
@@ -44,7 +44,7 @@ pub struct AnalyzeCli {
     pub index: u32,
     /// Komi in flats (the help text gives its range).
     #[arg(long, allow_negative_numbers = true,
-          help = format!("Komi in flats ({}); a PTN file's Komi tag is the default", cairn::board::Komi::RANGE_TEXT))]
+          help = format!("Komi in flats ({}); a PTN file's Komi tag is the default", cairn_tak::board::Komi::RANGE_TEXT))]
     pub komi: Option<f64>,
     /// Search time per position, ms (default 3000; 500 per position with --game).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]

@@ -1,6 +1,6 @@
 //! `cairn fuzz`: its command-line arguments.
 
-use cairn::fuzz::{FuzzConfig, Target};
+use cairn_tools::fuzz::{FuzzConfig, Target};
 use clap::{Args, ValueEnum};
 use std::time::Duration;
 

@@ -13,9 +13,9 @@ mod tactics;
 mod tune;
 mod ws;
 
-use cairn::board::Position;
-use cairn::movegen::perft_divide;
-use cairn::notation::{parse_file, play_line, replay_any, tps, Tps};
+use cairn_tak::board::Position;
+use cairn_tak::movegen::perft_divide;
+use cairn_tak::notation::{parse_file, play_line, replay_any, tps, Tps};
 use clap::{Args, Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -62,7 +62,7 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
         threads: u16,
         /// Search depth.
-        #[arg(long, default_value_t = cairn::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
+        #[arg(long, default_value_t = cairn_engine::bench::BENCH_DEPTH, value_parser = clap::value_parser!(u32).range(1..=30))]
         depth: u32,
     },
     /// Play a match between two TEI engines (Cairn or any other) and report Elo and SPRT.
@@ -112,7 +112,7 @@ enum Command {
 #[derive(Args)]
 struct PerftArgs {
     /// Board size (3-8) of the empty board [default: 6]; with --tps it must match the TPS.
-    #[arg(long, value_parser = cairn::board::parse_size)]
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     size: Option<u8>,
     /// Start from this TPS instead of the empty board.
     #[arg(long)]
@@ -137,14 +137,14 @@ struct MatchArgs {
     #[arg(long = "engine", required = true, num_args = 1)]
     engines: Vec<String>,
     /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
+    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     size: u8,
     /// Time control, base+increment in seconds.
     #[arg(long, default_value = "10+0.1")]
     tc: String,
     /// Komi in flats (the help text gives its range).
     #[arg(long, default_value_t = 0.0, allow_negative_numbers = true,
-          help = format!("Komi in flats ({})", cairn::board::Komi::RANGE_TEXT))]
+          help = format!("Komi in flats ({})", cairn_tak::board::Komi::RANGE_TEXT))]
     komi: f64,
     /// Number of games (rounded up to pairs: each opening is played with both colours).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
@@ -193,19 +193,21 @@ pub fn run() -> i32 {
         }
     };
     let outcome = match cli.command {
-        Some(Command::Ws(args)) => return cairn::ws::run(&args.into(), transcript),
-        Some(Command::Playtak(args)) => return cairn::playtak::run(&(*args).into(), transcript),
-        Some(Command::Analyze(args)) => cairn::analyze::run(&(*args).into()),
+        Some(Command::Ws(args)) => return cairn_engine::ws::run(&args.into(), transcript),
+        Some(Command::Playtak(args)) => {
+            return cairn_engine::playtak::run(&(*args).into(), transcript)
+        }
+        Some(Command::Analyze(args)) => cairn_tools::analyze::run(&(*args).into()),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        Some(Command::Tactics(args)) => return cairn::tactics::run(args.into()),
+        Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args.into()),
         Some(Command::Match(args)) => run_match(&args),
-        Some(Command::Report(args)) => cairn::report::run(&args.into()),
+        Some(Command::Report(args)) => cairn_tools::report::run(&args.into()),
         Some(Command::Openings(args)) => match args.job() {
-            Ok(job) => return cairn::openings::run(&job),
+            Ok(job) => return cairn_tools::openings::run(&job),
             Err(message) => Err(message),
         },
-        Some(Command::Tune(args)) => return cairn::tune::run((*args).into()),
+        Some(Command::Tune(args)) => return cairn_tools::tune::run((*args).into()),
         Some(Command::Fuzz(args)) => return fuzz(&args),
         Some(Command::Tablut(command)) => tablut::run(&command),
         Some(Command::Bench { depth, threads }) => {
@@ -213,7 +215,7 @@ pub fn run() -> i32 {
             Ok(())
         }
         None | Some(Command::Tei) => {
-            cairn::tei::run(transcript);
+            cairn_engine::tei::run(transcript);
             Ok(())
         }
     };
@@ -253,7 +255,7 @@ fn argument_error(e: clap::Error) -> i32 {
 }
 
 /// Opens the `--log-file` transcript, which only the TEI modes write.
-fn transcript(cli: &Cli) -> Result<Option<cairn::tei::Transcript>, String> {
+fn transcript(cli: &Cli) -> Result<Option<cairn_engine::tei::Transcript>, String> {
     let Some(path) = &cli.log_file else {
         return Ok(None);
     };
@@ -266,7 +268,7 @@ fn transcript(cli: &Cli) -> Result<Option<cairn::tei::Transcript>, String> {
                 .to_string(),
         );
     }
-    cairn::tei::Transcript::open(path)
+    cairn_engine::tei::Transcript::open(path)
         .map(Some)
         .map_err(|e| format!("--log-file {}: {e}", path.display()))
 }
@@ -285,7 +287,7 @@ fn perft(args: &PerftArgs) -> Result<(), String> {
         }
         None => args.size.unwrap_or(6) as usize,
     };
-    cairn::with_size!(size, |N| perft_sized::<N>(args), else Err(format!("unsupported size {size}")))
+    cairn_tak::with_size!(size, |N| perft_sized::<N>(args), else Err(format!("unsupported size {size}")))
 }
 
 fn perft_sized<const N: usize>(args: &PerftArgs) -> Result<(), String> {
@@ -364,12 +366,12 @@ fn replay(file: &PathBuf) -> Result<(), String> {
 /// `cairn fuzz`: progress on stderr, one line per target and a total on stdout, each failure on
 /// stderr; exit code 1 if anything failed.
 fn fuzz(args: &fuzz::FuzzCli) -> i32 {
-    let config = cairn::fuzz::FuzzConfig::from(args);
+    let config = cairn_tools::fuzz::FuzzConfig::from(args);
     // The sessions log every error they answer; unless asked for, keep only real errors.
     if std::env::var_os("RUST_LOG").is_none() {
         log::set_max_level(log::LevelFilter::Error);
     }
-    let report = cairn::fuzz::run(&config, |p| {
+    let report = cairn_tools::fuzz::run(&config, |p| {
         eprintln!(
             "fuzz {}: {}/{} inputs, {} failed, {:.1} s",
             p.target,
@@ -398,7 +400,7 @@ fn fuzz(args: &fuzz::FuzzCli) -> i32 {
 }
 
 fn bench(depth: u32, threads: usize) {
-    let (lines, secs) = cairn::bench::run(depth, threads, |line| {
+    let (lines, secs) = cairn_engine::bench::run(depth, threads, |line| {
         println!(
             "{:>12} {:>2}x{} {:<8} {}",
             line.nodes, line.size, line.size, line.best, line.tps
@@ -411,8 +413,8 @@ fn bench(depth: u32, threads: usize) {
     );
 }
 
-fn parse_sprt(text: &str) -> Result<cairn::arena::Sprt, String> {
-    let mut sprt = cairn::arena::Sprt {
+fn parse_sprt(text: &str) -> Result<cairn_tools::arena::Sprt, String> {
+    let mut sprt = cairn_tools::arena::Sprt {
         elo0: 0.0,
         elo1: 5.0,
         alpha: 0.05,
@@ -447,7 +449,7 @@ fn parse_sprt(text: &str) -> Result<cairn::arena::Sprt, String> {
 }
 
 fn run_match(args: &MatchArgs) -> Result<(), String> {
-    use cairn::arena::{self, EngineSpec, GameSettings, MatchConfig, TimeControl};
+    use cairn_tools::arena::{self, EngineSpec, GameSettings, MatchConfig, TimeControl};
     if args.engines.len() != 2 {
         return Err(format!(
             "give exactly two --engine specs, not {}",
@@ -459,7 +461,7 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
             .parse::<EngineSpec>()
             .map_err(|e| format!("--engine: {e}"))
     };
-    let komi = cairn::board::Komi::from_flats(args.komi)
+    let komi = cairn_tak::board::Komi::from_flats(args.komi)
         .map_err(|e| format!("--komi {}: {e}", args.komi))?;
     let book = match &args.book {
         Some(path) => Some(
@@ -514,16 +516,16 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         println!("sprt: llr {llr:.2} over the pairs, {state:?}");
     }
     if let Some(path) = &args.plot {
-        let report = cairn::report::MatchReport::from_ptn(&outcome.games.concat())
+        let report = cairn_tools::report::MatchReport::from_ptn(&outcome.games.concat())
             .map_err(|e| format!("--plot: the match's games: {e}"))?;
-        cairn::report::write_plot(&report, path)?;
+        cairn_tools::report::write_plot(&report, path)?;
     }
     Ok(())
 }
 
 /// A `--half-komi` argument: an integer number of half flats.
-fn half_komi_arg(text: &str) -> Result<cairn::board::Komi, String> {
-    use cairn::board::{Komi, HALF_KOMI_TEXT};
+fn half_komi_arg(text: &str) -> Result<cairn_tak::board::Komi, String> {
+    use cairn_tak::board::{Komi, HALF_KOMI_TEXT};
     text.parse::<i64>()
         .ok()
         .and_then(|halves| Komi::from_halves(halves).ok())

@@ -1,7 +1,7 @@
 //! `cairn openings`: its command-line arguments.
 
-use cairn::board::Komi;
-use cairn::openings::{Config, Job, Stage, MAX_PLIES};
+use cairn_tak::board::Komi;
+use cairn_tools::openings::{Config, Job, Stage, MAX_PLIES};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -19,7 +19,7 @@ use std::path::PathBuf;
 )]
 pub struct OpeningsCli {
     /// Board size (3-8).
-    #[arg(long, value_parser = cairn::board::parse_size)]
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
     /// Plies per opening (1-4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
@@ -36,7 +36,7 @@ pub struct OpeningsCli {
     pub komi: Option<f64>,
     /// Komi in half flats (the help text gives its range).
     #[arg(long, allow_negative_numbers = true, value_parser = super::half_komi_arg,
-          help = format!("Komi in half flats, {} (instead of --komi)", cairn::board::HALF_KOMI_TEXT))]
+          help = format!("Komi in half flats, {} (instead of --komi)", cairn_tak::board::HALF_KOMI_TEXT))]
     pub half_komi: Option<Komi>,
     /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
     /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most

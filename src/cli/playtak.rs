@@ -1,8 +1,8 @@
 //! `cairn playtak`: its command-line arguments.
 
-use cairn::engine::DEFAULT_HASH_MB;
-use cairn::playtak::protocol::SeekColor;
-use cairn::playtak::{PlaytakArgs, DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_SERVER};
+use cairn_engine::engine::DEFAULT_HASH_MB;
+use cairn_engine::playtak::protocol::SeekColor;
+use cairn_engine::playtak::{PlaytakArgs, DEFAULT_MOVE_OVERHEAD_MS, DEFAULT_SERVER};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -27,7 +27,7 @@ pub struct PlaytakCli {
     #[arg(long, value_name = "PATH", requires = "user")]
     pub password_file: Option<PathBuf>,
     /// Board size of the seek (3-8).
-    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
+    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
     /// Time control of the seek: starting seconds + increment seconds.
     #[arg(long, default_value = "900+10", value_name = "SECONDS+INC")]
@@ -65,7 +65,7 @@ pub struct PlaytakCli {
     pub accept: Option<String>,
     /// With --accept: only these board sizes.
     #[arg(long, value_name = "SIZES", value_delimiter = ',', requires = "accept",
-          value_parser = cairn::board::parse_size)]
+          value_parser = cairn_tak::board::parse_size)]
     pub accept_size: Vec<u8>,
     /// With --accept: only a starting time from MIN to MAX seconds.
     #[arg(long, value_name = "MIN-MAX", requires = "accept")]

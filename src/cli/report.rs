@@ -1,6 +1,6 @@
 //! `cairn report`: its command-line arguments.
 
-use cairn::report::ReportArgs;
+use cairn_tools::report::ReportArgs;
 use clap::Args;
 use std::path::PathBuf;
 

@@ -1,8 +1,8 @@
-//! `cairn tablut`: the arguments of Tablut's subcommands, handed to [`cairn::tablut::tools`].
+//! `cairn tablut`: the arguments of Tablut's subcommands, handed to [`cairn_tools::tablut`].
 
-use cairn::tablut::eval::{TERMS, WEIGHTS};
-use cairn::tablut::tools::{self, Effort};
-use cairn::tablut::{notation, Side, TablutGame};
+use cairn_tablut::eval::{TERMS, WEIGHTS};
+use cairn_tablut::{notation, Side, TablutGame};
+use cairn_tools::tablut::{self as tools, Effort};
 use clap::{Args, Subcommand, ValueEnum};
 use std::io::Write;
 use std::path::PathBuf;
@@ -292,14 +292,14 @@ pub fn run(command: &TablutCommand) -> Result<(), String> {
 }
 
 fn tune(args: &TuneArgs) -> Result<(), String> {
-    use cairn::tablut::eval::NAMES;
+    use cairn_tablut::eval::NAMES;
     if !(args.rate > 0.0 && args.rate.is_finite()) {
         return Err(format!("--rate {}: must be above 0", args.rate));
     }
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
     }
-    let report = cairn::tablut::tune::run(&cairn::tablut::tune::TuneConfig {
+    let report = cairn_tools::tablut::tune::run(&cairn_tools::tablut::tune::TuneConfig {
         games: args.games,
         nodes: args.nodes,
         random_plies: args.random_plies,

@@ -1,6 +1,6 @@
 //! `cairn tactics`: its command-line arguments.
 
-use cairn::tactics::TacticsArgs;
+use cairn_tools::tactics::TacticsArgs;
 use clap::Args;
 use std::path::PathBuf;
 

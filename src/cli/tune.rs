@@ -1,9 +1,9 @@
 //! `cairn tune`: its command-line arguments.
 
-use cairn::board::Komi;
-use cairn::tune::import::TeacherUnits;
-use cairn::tune::selfplay::Shard;
-use cairn::tune::{NnueArgs, TuneArgs};
+use cairn_tak::board::Komi;
+use cairn_tools::tune::import::TeacherUnits;
+use cairn_tools::tune::selfplay::Shard;
+use cairn_tools::tune::{NnueArgs, TuneArgs};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -69,7 +69,7 @@ pub struct TuneCli {
     /// losses on the game positions and on the siblings are lowest against the linear
     /// evaluation's.
     #[arg(long, default_value = "1", requires = "residual")]
-    pub residual_scale: cairn::tune::ResidualScale,
+    pub residual_scale: cairn_tools::tune::ResidualScale,
     /// The weight of a sibling's error (a position one random move off the game, scored by
     /// its search alone) against a game position's 1, above 0 and at most 100 (--nnue).
     #[arg(long, default_value_t = 1.0)]
@@ -99,7 +99,7 @@ pub struct TuneCli {
     #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub siblings: u32,
     /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = cairn::board::parse_size)]
+    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
     /// Games to play (--generate).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
@@ -124,7 +124,7 @@ pub struct TuneCli {
     pub lambda: f64,
     /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
     /// a prior for a size with little data.
-    #[arg(long, value_parser = cairn::board::parse_size)]
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub start_from: Option<u8>,
     /// The logistic scale K, fixed (default: fitted to the data with the current weights).
     /// Fixing it keeps the evaluation on the scale the search's margins were set for. With

@@ -1,6 +1,6 @@
 //! `cairn ws`: its command-line arguments.
 
-use cairn::ws::{
+use cairn_engine::ws::{
     AllowedOrigin, WsArgs, DEFAULT_HASH_BUDGET_MB, DEFAULT_IDLE_TIMEOUT, DEFAULT_MAX_CONNECTIONS,
     DEFAULT_PORT,
 };

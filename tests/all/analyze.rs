@@ -2,8 +2,8 @@
 //! and annotated PTN are checked against the rules.
 
 use crate::common::Scratch;
-use cairn::board::{Color, GameResult, Position};
-use cairn::notation::{parse_file, parse_move, replay, tps};
+use cairn_tak::board::{Color, GameResult, Position};
+use cairn_tak::notation::{parse_file, parse_move, replay, tps};
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -335,7 +335,7 @@ fn solve_proves_a_tinue_and_its_line_ends_in_a_road() {
         .collect();
     assert_eq!(pv.len() as i32, plies);
     // The proof's line, played by the rules, ends in a road for the side to move.
-    let road_for_mover = cairn::with_size!(size, |N| {
+    let road_for_mover = cairn_tak::with_size!(size, |N| {
         let mut pos = tps::parse::<N>(&position).unwrap();
         let attacker = pos.side_to_move();
         for m in &pv {

@@ -2,11 +2,11 @@
 //! reader of `--log-file` transcripts and the tests' scratch directories.
 #![allow(dead_code)]
 
-use cairn::board::Position;
-use cairn::movegen::MoveList;
+use cairn_tak::board::Position;
+use cairn_tak::movegen::MoveList;
 use std::path::{Path, PathBuf};
 
-pub use cairn::rng::Rng;
+pub use cairn_search::rng::Rng;
 
 /// Plays one random game from the start, calling `visit` on every position before its move
 /// (including the final one, finished or not). Spreads are favoured so that stacks grow tall.
@@ -131,7 +131,7 @@ pub fn random_board<const N: usize>(rng: &mut Rng) -> Position<N> {
             1 + rng.below(2),
             2 + rng.below(30)
         );
-        if let Ok(pos) = cairn::notation::tps::parse::<N>(&text) {
+        if let Ok(pos) = cairn_tak::notation::tps::parse::<N>(&text) {
             return pos;
         }
     }

@@ -5,10 +5,10 @@
 use crate::common;
 
 use crate::common::Rng;
-use cairn::board::Position;
-use cairn::eval::params::{Weights, NAMES, NF, WEIGHTS};
-use cairn::eval::{evaluate_linear, evaluate_with, feature, features};
-use cairn::notation::tps;
+use cairn_tak::board::Position;
+use cairn_tak::eval::params::{Weights, NAMES, NF, WEIGHTS};
+use cairn_tak::eval::{evaluate_linear, evaluate_with, feature, features};
+use cairn_tak::notation::tps;
 
 /// Random playout positions and random boards of size `N`.
 fn sample<const N: usize>(seed: u64) -> Vec<Position<N>> {
@@ -58,7 +58,7 @@ fn linear<const N: usize>(seed: u64) {
 #[test]
 fn evaluation_is_linear_in_its_weights() {
     for size in 3..=8 {
-        cairn::with_size!(size, |N| linear::<N>(10 + size as u64), else unreachable!());
+        cairn_tak::with_size!(size, |N| linear::<N>(10 + size as u64), else unreachable!());
     }
 }
 
@@ -98,13 +98,13 @@ fn symmetric<const N: usize>(seed: u64) {
 #[test]
 fn features_are_symmetric() {
     for size in 3..=8 {
-        cairn::with_size!(size, |N| symmetric::<N>(50 + size as u64), else unreachable!());
+        cairn_tak::with_size!(size, |N| symmetric::<N>(50 + size as u64), else unreachable!());
     }
 }
 
 fn value(text: &str, index: usize) -> i32 {
     let size = text.split('/').count();
-    cairn::with_size!(size, |N| {
+    cairn_tak::with_size!(size, |N| {
         let pos = tps::parse::<N>(text).unwrap();
         features(&pos).values[index]
     }, else unreachable!())
@@ -209,7 +209,7 @@ fn params_files_are_complete() {
     names.dedup();
     assert_eq!(names.len(), NF);
     for (size, weights) in WEIGHTS.iter().enumerate().skip(3) {
-        let text = cairn::eval::params::render(size, weights, &[]);
+        let text = cairn_tak::eval::params::render(size, weights, &[]);
         assert_eq!(text.matches(" // ").count(), NF, "s{size}");
         // Comments aligned in one column, as rustfmt leaves them.
         let mut columns: Vec<usize> = text.lines().filter_map(|l| l.find(" // ")).collect();

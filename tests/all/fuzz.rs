@@ -3,8 +3,8 @@
 //!
 //! The full run (10^7 inputs, see the README) is `cairn fuzz --inputs 10000000`.
 
-use cairn::fuzz::{self, generate::Corpus, FuzzConfig, Target, Verdict};
-use cairn::search::{Limits, TimeManager};
+use cairn_search::{Limits, TimeManager};
+use cairn_tools::fuzz::{self, generate::Corpus, FuzzConfig, Target, Verdict};
 use std::time::Duration;
 
 #[test]

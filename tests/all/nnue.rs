@@ -2,12 +2,12 @@
 //! on data the tests make (random games labelled by the linear evaluation).
 
 use crate::common::{mixed_positions, random_positions, Rng, Scratch};
-use cairn::board::{Color, Position};
-use cairn::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
-use cairn::eval::SHIPPED_K;
-use cairn::notation::tps;
-use cairn::score::Score;
-use cairn::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
+use cairn_search::score::Score;
+use cairn_tak::board::{Color, Position};
+use cairn_tak::eval::nnue::{active, Active, Layout, NetError, Network, DEPTH, PLANES};
+use cairn_tak::eval::SHIPPED_K;
+use cairn_tak::notation::tps;
+use cairn_tools::tune::network::{best_scale, Model, NetData, SplitLoss, TrainConfig};
 
 /// Random positions of size `N`: playouts (every ply) and random boards with tall stacks.
 fn positions<const N: usize>(seed: u64) -> Vec<Position<N>> {
@@ -154,7 +154,7 @@ fn a_scaled_correction_is_that_share_of_the_correction() {
     let half = net.clone().with_residual_scale(0.5);
     let mut moved = 0;
     for pos in positions::<6>(33) {
-        let linear = cairn::eval::evaluate_with(&pos, cairn::eval::params::WEIGHTS[6]).0;
+        let linear = cairn_tak::eval::evaluate_with(&pos, cairn_tak::eval::params::WEIGHTS[6]).0;
         let (whole, part) = (net.evaluate(&pos).0, half.evaluate(&pos).0);
         let expected = linear as f64 + 0.5 * (whole - linear) as f64;
         assert!(
@@ -179,7 +179,7 @@ fn teacher_data(seed: u64) -> NetData {
         if pos.is_over() {
             continue;
         }
-        let score = cairn::eval::evaluate(&pos).0.clamp(-3000, 3000) as f32;
+        let score = cairn_tak::eval::evaluate(&pos).0.clamp(-3000, 3000) as f32;
         data.push(&pos, 0.5, score).unwrap();
     }
     data.blend(0.0, SHIPPED_K);
@@ -251,7 +251,7 @@ fn check_augmentation<const N: usize>(seed: u64) {
         format!("{}\t{result}\t4\t{score}\n", tps::to_tps(pos))
     };
     let score = |pos: &Position<N>, i: usize| {
-        (cairn::eval::evaluate(pos).0 + 37 * (i as i32 % 11) - 180).clamp(-3000, 3000)
+        (cairn_tak::eval::evaluate(pos).0 + 37 * (i as i32 % 11) - 180).clamp(-3000, 3000)
     };
     let stored: String = live
         .iter()
@@ -324,7 +324,7 @@ fn a_residual_network_corrects_the_linear_evaluation() {
             }
             let me = pos.side_to_move();
             let lead = pos.flats(me).count() as i32 - pos.flats(!me).count() as i32;
-            let score = cairn::eval::evaluate(&pos).0 + 200 * lead;
+            let score = cairn_tak::eval::evaluate(&pos).0 + 200 * lead;
             // Every third position is a sibling: no result, fitted to its score alone.
             let result = if pos.ply() % 3 == 0 { f32::NAN } else { 0.5 };
             data.push(&pos, result, score.clamp(-3000, 3000) as f32)
@@ -448,8 +448,8 @@ fn tune_nnue_writes_a_network() {
         let result = ["R-0", "0-F", "1/2-1/2"][(pos.ply() % 3) as usize];
         text.push_str(&format!(
             "{}\t{result}\t4\t{}\n",
-            cairn::notation::tps::to_tps(&pos),
-            cairn::eval::evaluate(&pos).0.clamp(-3000, 3000)
+            cairn_tak::notation::tps::to_tps(&pos),
+            cairn_tak::eval::evaluate(&pos).0.clamp(-3000, 3000)
         ));
     }
     std::fs::write(&data, text).expect("write data");
@@ -686,7 +686,7 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     let positions = live_positions::<N>(seed, 40);
     let moved = positions
         .iter()
-        .filter(|pos| net.evaluate(*pos) != cairn::eval::evaluate_linear(*pos))
+        .filter(|pos| net.evaluate(*pos) != cairn_tak::eval::evaluate_linear(*pos))
         .count();
     assert!(
         positions.len() > 100 && moved * 2 > positions.len(),
@@ -696,20 +696,6 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     (net, positions)
 }
 
-/// Networks of size `N` kept in the tree but not built in (earlier rounds, and candidates whose
-/// equal-time SPRT is still running): they read, are not built in, and differ from the built-in
-/// network `current`.
-fn not_built_in<const N: usize>(files: &[&[u8]], current: &Network, seed: u64) {
-    for (&file, seed) in files.iter().zip(seed..) {
-        assert!(!cairn::eval::nnue::BUILT_IN.contains(&file));
-        let (other, _) = check_tree_network::<N>(file, seed);
-        assert!(
-            other != *current,
-            "a network not built in differs from the built-in one"
-        );
-    }
-}
-
 /// `evaluate` gives what `expected` gives on every one of these positions: the built-in network
 /// of their size, or the linear evaluation where the size has none.
 fn evaluates_as<const N: usize>(
@@ -717,48 +703,54 @@ fn evaluates_as<const N: usize>(
     expected: impl Fn(&Position<N>) -> Score,
 ) {
     for pos in positions {
-        assert_eq!(cairn::eval::evaluate(pos), expected(pos), "{pos:?}");
+        assert_eq!(cairn_tak::eval::evaluate(pos), expected(pos), "{pos:?}");
     }
 }
 
-/// The networks kept in the tree (src/eval/nets/) read; the built-in ones are what `evaluate`
-/// uses at their sizes (unless `CAIRN_NNUE` names others), the rounds they replaced and the
-/// candidates are not built in, and a size without a built-in network (4×4) keeps the linear
-/// evaluation.
+/// The folder of built-in networks (`crates/tak/nets/`) holds exactly what is built in, and each
+/// network reads; the built-in ones are what `evaluate` uses at their sizes (unless `CAIRN_NNUE`
+/// names others), and a size without a built-in network (4×4) keeps the linear evaluation.
 #[test]
 fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
-    let s6: &[u8] = include_bytes!("../../src/eval/nets/s6-r10.nnue");
-    let s5: &[u8] = include_bytes!("../../src/eval/nets/s5-r3.nnue");
-    let s7: &[u8] = include_bytes!("../../src/eval/nets/s7-r1.nnue");
-    // The rounds they replaced.
-    let others5: [&[u8]; 2] = [
-        include_bytes!("../../src/eval/nets/s5-r1.nnue"),
-        include_bytes!("../../src/eval/nets/s5-r2.nnue"),
-    ];
-    let others6: [&[u8]; 2] = [
-        include_bytes!("../../src/eval/nets/s6-r7.nnue"),
-        include_bytes!("../../src/eval/nets/s6-r8.nnue"),
-    ];
-    // A candidate, until its SPRT at equal time decides.
-    let others7: [&[u8]; 1] = [include_bytes!("../../src/eval/nets/s7-r2.nnue")];
-    assert!(cairn::eval::nnue::BUILT_IN.contains(&s6));
-    assert!(cairn::eval::nnue::BUILT_IN.contains(&s5));
-    assert!(cairn::eval::nnue::BUILT_IN.contains(&s7));
+    let s6: &[u8] = include_bytes!("../../crates/tak/nets/s6-r10.nnue");
+    let s5: &[u8] = include_bytes!("../../crates/tak/nets/s5-r3.nnue");
+    let s7: &[u8] = include_bytes!("../../crates/tak/nets/s7-r1.nnue");
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tak/nets");
+    let mut in_folder: Vec<Vec<u8>> = std::fs::read_dir(&folder)
+        .expect("the networks folder")
+        .map(|entry| std::fs::read(entry.expect("an entry").path()).expect("a network file"))
+        .collect();
+    in_folder.sort();
+    let mut built_in: Vec<Vec<u8>> = cairn_tak::eval::nnue::BUILT_IN
+        .iter()
+        .map(|bytes| bytes.to_vec())
+        .collect();
+    built_in.sort();
+    assert_eq!(
+        in_folder.len(),
+        built_in.len(),
+        "{} holds a network that is not built in, or misses one that is",
+        folder.display()
+    );
+    assert!(
+        in_folder == built_in,
+        "the folder's networks are the built-in ones"
+    );
+    for bytes in [s6, s5, s7] {
+        assert!(cairn_tak::eval::nnue::BUILT_IN.contains(&bytes));
+    }
     let (net6, positions6) = check_tree_network::<6>(s6, 11);
     let (net5, positions5) = check_tree_network::<5>(s5, 12);
     let (net7, positions7) = check_tree_network::<7>(s7, 15);
-    not_built_in::<6>(&others6, &net6, 14);
-    not_built_in::<5>(&others5, &net5, 24);
-    not_built_in::<7>(&others7, &net7, 26);
     assert!(
-        std::env::var_os(cairn::eval::nnue::ENV).is_none(),
+        std::env::var_os(cairn_tak::eval::nnue::ENV).is_none(),
         "run the tests without {}",
-        cairn::eval::nnue::ENV
+        cairn_tak::eval::nnue::ENV
     );
     evaluates_as(&positions6, |pos| net6.evaluate(pos));
     evaluates_as(&positions5, |pos| net5.evaluate(pos));
     evaluates_as(&positions7, |pos| net7.evaluate(pos));
     let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
-    evaluates_as(&positions4, cairn::eval::evaluate_linear);
+    evaluates_as(&positions4, cairn_tak::eval::evaluate_linear);
 }

@@ -2,15 +2,15 @@
 //! on every size), the spec's move vectors, a table of malformed inputs with their exact errors,
 //! and a seeded fuzz test that feeds random and mutated text to every parser.
 
-use cairn::board::{Color, Direction, GameResult, Move, Position, Role, Square, SquareName};
-use cairn::movegen::IllegalMove;
-use cairn::notation::ptn_game::PtnErrorKind;
-use cairn::notation::tps::TpsStack;
-use cairn::notation::{
+use cairn_search::rng::Rng;
+use cairn_tak::board::{Color, Direction, GameResult, Move, Position, Role, Square, SquareName};
+use cairn_tak::movegen::IllegalMove;
+use cairn_tak::notation::ptn_game::PtnErrorKind;
+use cairn_tak::notation::tps::TpsStack;
+use cairn_tak::notation::{
     parse_file, parse_move, replay_any, tps, MoveError, PtnError, PtnGame, PtnMove, PtnMoveError,
     ReplayError, Tps, TpsError,
 };
-use cairn::rng::Rng;
 use std::collections::HashSet;
 
 // ---------------------------------------------------------------------------------------------
@@ -252,7 +252,7 @@ fn check_tps_forms<const N: usize>(text: &str, rng: &mut Rng) {
     assert_eq!(pos.half_komi(), 0);
     assert_eq!(pos.hash(), pos.compute_hash());
     // Reserves follow from the board.
-    let (stones, caps) = cairn::board::reserves_for_size(N).unwrap();
+    let (stones, caps) = cairn_tak::board::reserves_for_size(N).unwrap();
     for color in Color::ALL {
         let mut on_board = [0u32; 2];
         for stack in syntax.squares.iter().flatten() {
@@ -271,7 +271,7 @@ fn check_tps_forms<const N: usize>(text: &str, rng: &mut Rng) {
 fn tps_round_trips_public_and_spec_positions() {
     let mut rng = Rng::new(11);
     for &(size, text) in PERFT_TPS.iter().chain(SPEC_TPS) {
-        cairn::with_size!(size, |N| check_tps_forms::<N>(text, &mut rng), else unreachable!());
+        cairn_tak::with_size!(size, |N| check_tps_forms::<N>(text, &mut rng), else unreachable!());
     }
 }
 
@@ -436,7 +436,7 @@ fn random_playouts_round_trip_tps_and_moves_on_every_size() {
         } else {
             games
         };
-        let counted = cairn::with_size!(
+        let counted = cairn_tak::with_size!(
             size,
             |N| check_playouts::<N>(1000 + size as u64, games, plies),
             else unreachable!()
@@ -1637,17 +1637,17 @@ fn fuzz_every_parser_never_panics() {
 #[test]
 fn header_only_games_and_ply_numbers() {
     let text = "[Size \"5\"]\n[TPS \"x5/x5/x5/x5/x5 1 2\"]\n\n[Size \"6\"]\n[TPS \"x6/x6/x6/x6/x6/x6 2 3\"]\n";
-    let games = cairn::notation::parse_file(text).unwrap();
+    let games = cairn_tak::notation::parse_file(text).unwrap();
     assert_eq!(games.len(), 2);
     assert_eq!(games[1].tag("Size"), Some("6"));
-    let err = cairn::notation::parse_file("1. a1 e5\n2. c3 q9\n").unwrap_err();
+    let err = cairn_tak::notation::parse_file("1. a1 e5\n2. c3 q9\n").unwrap_err();
     assert!(
         matches!(err.kind, PtnErrorKind::Move { ply: 4, .. }),
         "{err:?}"
     );
     assert!(err.to_string().contains("ply 4"), "{err}");
     let empty_cell = "x2,,x2/x5/x5/x5/x5 1 2"
-        .parse::<cairn::notation::Tps>()
+        .parse::<cairn_tak::notation::Tps>()
         .unwrap_err();
     assert!(
         empty_cell.to_string().contains("empty square"),

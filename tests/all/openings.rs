@@ -2,11 +2,11 @@
 //! route (TPS text of the 8 transformed positions), the filter stages, determinism, CLI errors,
 //! and the committed books in `openings/`.
 
-use cairn::board::{Komi, Move, Position};
-use cairn::movegen::MoveList;
-use cairn::notation::{parse_move, tps};
-use cairn::openings::{enumerate, generate, score_position, Config, Stage};
-use cairn::search::TranspositionTable;
+use cairn_search::TranspositionTable;
+use cairn_tak::board::{Komi, Move, Position};
+use cairn_tak::movegen::MoveList;
+use cairn_tak::notation::{parse_move, tps};
+use cairn_tools::openings::{enumerate, generate, score_position, Config, Stage};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::process::Command;
@@ -103,7 +103,7 @@ fn second_ply_counts_match_burnside() {
         let sq = n * n;
         let axis = if n % 2 == 1 { 2 * n * (n - 1) } else { 0 };
         let expected = (sq * (sq - 1) + 2 * n * (n - 1) + axis) / 8;
-        let got = cairn::with_size!(n, |N| enumerate::<N>(2, false, &|_, _, _| {}).len(),
+        let got = cairn_tak::with_size!(n, |N| enumerate::<N>(2, false, &|_, _, _| {}).len(),
             else unreachable!());
         assert_eq!(got, expected, "{n}x{n}");
     }
@@ -138,7 +138,9 @@ fn transpositions_are_one_opening() {
     assert_eq!(target, canonical_tps(&play::<4>("d1 c1 b1 a1")));
     let reaching: Vec<_> = lines
         .iter()
-        .filter(|line| canonical_tps(&cairn::openings::enumerate::replay::<4>(line)) == target)
+        .filter(|line| {
+            canonical_tps(&cairn_tools::openings::enumerate::replay::<4>(line)) == target
+        })
         .collect();
     assert_eq!(reaching.len(), 1);
 }
@@ -162,7 +164,7 @@ fn config(plies: u32, stages: &[&str]) -> Config {
 }
 
 /// Generates on a pool of `threads` threads.
-fn generate_on<const N: usize>(config: &Config, threads: usize) -> cairn::openings::Book {
+fn generate_on<const N: usize>(config: &Config, threads: usize) -> cairn_tools::openings::Book {
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

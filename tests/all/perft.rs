@@ -5,16 +5,16 @@
 //! `cargo test --release -- --ignored` (they take minutes on two cores).
 
 use crate::common::{perft_rows, PerftRow};
-use cairn::board::Position;
-use cairn::movegen::{perft, perft_parallel};
-use cairn::notation::tps;
+use cairn_tak::board::Position;
+use cairn_tak::movegen::{perft, perft_parallel};
+use cairn_tak::notation::tps;
 
 /// Largest expected count checked by the default test run.
 const QUICK_LIMIT: u64 = 300_000_000;
 
 fn check(row: &PerftRow, keep: impl Fn(u64) -> bool, threads: usize) -> usize {
     let mut checked = 0;
-    cairn::with_size!(row.size, |N| {
+    cairn_tak::with_size!(row.size, |N| {
         let mut pos = tps::parse::<N>(&row.tps)
             .unwrap_or_else(|e| panic!("line {}: {e}", row.line));
         for (i, &expected) in row.counts.iter().enumerate() {
@@ -68,11 +68,11 @@ fn opening_move_counts() {
         let n2 = (N * N) as u64;
         let mut pos = Position::<N>::start();
         assert_eq!(perft(&mut pos, 1), n2);
-        let mv = cairn::notation::parse_move(&pos, "a1").unwrap();
+        let mv = cairn_tak::notation::parse_move(&pos, "a1").unwrap();
         pos.make(mv);
         assert_eq!(perft(&mut pos, 1), n2 - 1);
         let last = format!("{}{}", (b'a' + N as u8 - 1) as char, N);
-        let mv = cairn::notation::parse_move(&pos, &last).unwrap();
+        let mv = cairn_tak::notation::parse_move(&pos, &last).unwrap();
         pos.make(mv);
         let kinds = if Position::<N>::CAPSTONES > 0 { 3 } else { 2 };
         assert_eq!(perft(&mut pos, 1), kinds * (n2 - 2) + 2);
@@ -123,11 +123,11 @@ fn max_spreads_diagonal() {
 fn carry_limit_in_a_game() {
     let mut pos = Position::<5>::start();
     for text in "c2 c3 d3 b3 c4 1c2+ 1d3< 1b3> 1c4+ Cc2 a1 1c2+ a2".split(' ') {
-        let mv = cairn::notation::parse_move(&pos, text).unwrap();
+        let mv = cairn_tak::notation::parse_move(&pos, text).unwrap();
         pos.make(mv);
     }
-    assert!(cairn::notation::parse_move(&pos, "5c3>").is_ok());
-    assert!(cairn::notation::parse_move(&pos, "6c3>").is_err());
+    assert!(cairn_tak::notation::parse_move(&pos, "5c3>").is_ok());
+    assert!(cairn_tak::notation::parse_move(&pos, "6c3>").is_err());
 }
 
 /// Topaz's test counts only the spreads of this position: 80 (its 34 empty squares add 102

@@ -7,9 +7,9 @@
 //! signal, `--resign`, chat, several seeks, accept filters and the PTN's tags.
 
 use crate::common::{Reaped, Scratch, SpawnReaped};
-use cairn::board::{Color, Position};
-use cairn::notation::{parse_file, replay_any, PtnMove};
-use cairn::playtak::protocol::{move_from_server, move_to_server};
+use cairn_engine::playtak::protocol::{move_from_server, move_to_server};
+use cairn_tak::board::{Color, Position};
+use cairn_tak::notation::{parse_file, replay_any, PtnMove};
 use std::io::{BufRead, BufReader, ErrorKind, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::Path;
@@ -161,7 +161,7 @@ fn client(addr: &str, args: &[&str]) -> Reaped {
         .args(["playtak", "--server", addr, "--hash", "2", "--quiet"])
         .args(args)
         .env("CAIRN_PLAYTAK_PASSWORD", "secret")
-        .env("RUST_LOG", "warn,cairn::playtak=debug")
+        .env("RUST_LOG", "warn,cairn_engine::playtak=debug")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -816,7 +816,7 @@ fn every_move_shape_round_trips_between_server_notation_and_ptn() {
 
 /// Every legal move of a tall-stack position and of random games on an `N`×`N` board.
 fn round_trip_size<const N: usize>() {
-    use cairn::notation::Tps;
+    use cairn_tak::notation::Tps;
     use std::collections::{HashMap, HashSet};
     // Tall stacks on a corner and near the centre reach every carry and every drop pattern.
     // White's stacks (top `1`), as White moves next.
@@ -834,7 +834,7 @@ fn round_trip_size<const N: usize>() {
         .to_position::<N>()
         .unwrap_or_else(|e| panic!("{tps}: {e}"))];
     // Random games that favour spreads, so stacks grow and walls and capstones get crushed.
-    let mut rng = cairn::rng::Rng::new(N as u64);
+    let mut rng = cairn_search::rng::Rng::new(N as u64);
     for _ in 0..12 {
         let mut pos = Position::<N>::start();
         for _ in 0..(N * N * 3) {
@@ -871,7 +871,7 @@ fn round_trip_size<const N: usize>() {
             checked += 1;
         }
     }
-    let caps = cairn::board::reserves_for_size(N).unwrap().1;
+    let caps = cairn_tak::board::reserves_for_size(N).unwrap().1;
     for role in 0..if caps > 0 { 3 } else { 2 } {
         assert!(
             shapes.iter().any(|s| s.0 && s.3 == role),
@@ -1262,7 +1262,7 @@ fn chat_greets_and_answers_and_the_guest_token_stays_secret() {
             &addr,
         ])
         .args(["--size", "5", "--tc", "60+0", "--games", "1", "--resign"])
-        .env("RUST_LOG", "warn,cairn::playtak=debug")
+        .env("RUST_LOG", "warn,cairn_engine::playtak=debug")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -8,7 +8,7 @@
 //! what each game must show.
 
 use crate::common::{Reaped, Scratch, SpawnReaped};
-use cairn::notation::{parse_file, replay_any};
+use cairn_tak::notation::{parse_file, replay_any};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -92,7 +92,7 @@ fn client(args: &[&str]) -> Reaped {
     Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(args)
         .env("CAIRN_PLAYTAK_PASSWORD", "password")
-        .env("RUST_LOG", "warn,cairn::playtak=info")
+        .env("RUST_LOG", "warn,cairn_engine::playtak=info")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

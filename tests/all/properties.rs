@@ -7,9 +7,9 @@
 use crate::common;
 
 use crate::common::{perft_rows, random_positions, Rng};
-use cairn::board::{Color, GameResult, Move, Position};
-use cairn::movegen::perft;
-use cairn::notation::tps;
+use cairn_tak::board::{Color, GameResult, Move, Position};
+use cairn_tak::movegen::perft;
+use cairn_tak::notation::tps;
 
 fn for_all_sizes(f: &dyn Fn(usize)) {
     for size in 3..=8 {
@@ -40,7 +40,7 @@ fn make_unmake<const N: usize>(seed: u64) {
 #[test]
 fn unmake_restores_and_hash_is_incremental() {
     for_all_sizes(
-        &|size| cairn::with_size!(size, |N| make_unmake::<N>(size as u64), else unreachable!()),
+        &|size| cairn_tak::with_size!(size, |N| make_unmake::<N>(size as u64), else unreachable!()),
     );
 }
 
@@ -78,7 +78,7 @@ fn generation_agrees<const N: usize>(seed: u64) {
 #[test]
 fn count_generate_and_check_agree() {
     for_all_sizes(
-        &|size| cairn::with_size!(size, |N| generation_agrees::<N>(100 + size as u64), else unreachable!()),
+        &|size| cairn_tak::with_size!(size, |N| generation_agrees::<N>(100 + size as u64), else unreachable!()),
     );
 }
 
@@ -118,8 +118,7 @@ fn road_in_one<const N: usize>(seed: u64) -> (usize, usize) {
 #[test]
 fn road_in_one_matches_brute_force() {
     for_all_sizes(&|size| {
-        let (wins, spread_wins) =
-            cairn::with_size!(size, |N| road_in_one::<N>(200 + size as u64), else unreachable!());
+        let (wins, spread_wins) = cairn_tak::with_size!(size, |N| road_in_one::<N>(200 + size as u64), else unreachable!());
         // Enough winning positions, some winnable only by a spread, for the check to mean something.
         assert!(
             wins >= 100 && spread_wins >= 20,
@@ -175,12 +174,12 @@ fn symmetries_and_color_swap_preserve_perft() {
             .take_while(|&&n| n < 300_000)
             .count()
             .max(1) as u32;
-        cairn::with_size!(row.size, |N| {
+        cairn_tak::with_size!(row.size, |N| {
             symmetric(&tps::parse::<N>(&row.tps).unwrap(), depth)
         }, else unreachable!());
     }
     for_all_sizes(&|size| {
-        cairn::with_size!(size, |N| {
+        cairn_tak::with_size!(size, |N| {
             for (i, pos) in random_positions::<N>(300 + size as u64, 6, 120).iter().enumerate() {
                 if i % 7 == 0 {
                     symmetric(pos, 2);
@@ -203,24 +202,24 @@ fn color_swap_flips_the_side_to_move() {
 fn eval_symmetric<const N: usize>(seed: u64) {
     // The colour term (White or Black to move, for komi) is the one part that may differ
     // between a position and its colour swap: it is left out here, and checked alone below.
-    let mut weights = *cairn::eval::params::WEIGHTS[N];
-    weights.0[cairn::eval::feature::WHITE] = [0, 0];
-    let colour_blind = |pos: &Position<N>| cairn::eval::evaluate_with(pos, &weights);
+    let mut weights = *cairn_tak::eval::params::WEIGHTS[N];
+    weights.0[cairn_tak::eval::feature::WHITE] = [0, 0];
+    let colour_blind = |pos: &Position<N>| cairn_tak::eval::evaluate_with(pos, &weights);
     let mut rng = Rng::new(seed);
     for pos in common::mixed_positions::<N>(seed, 10, 120, 200, &mut rng) {
         if pos.is_opening() {
             continue;
         }
-        let score = cairn::eval::evaluate_linear(&pos);
+        let score = cairn_tak::eval::evaluate_linear(&pos);
         let swapped = pos.color_swapped();
         assert_eq!(colour_blind(&swapped), colour_blind(&pos), "{pos:?}");
-        let colour = |p: &Position<N>| cairn::eval::evaluate_linear(p).0 - colour_blind(p).0;
+        let colour = |p: &Position<N>| cairn_tak::eval::evaluate_linear(p).0 - colour_blind(p).0;
         // Opposite, up to the rounding of each evaluation's phase blend (1 each way).
         let (mine, theirs) = (colour(&pos), colour(&swapped));
         assert!((mine + theirs).abs() <= 2, "{mine} {theirs} {pos:?}");
         for symmetry in 1..8 {
             assert_eq!(
-                cairn::eval::evaluate_linear(&pos.transformed(symmetry)),
+                cairn_tak::eval::evaluate_linear(&pos.transformed(symmetry)),
                 score,
                 "{pos:?}"
             );
@@ -234,7 +233,7 @@ fn eval_symmetric<const N: usize>(seed: u64) {
 #[test]
 fn evaluation_is_symmetric() {
     for_all_sizes(
-        &|size| cairn::with_size!(size, |N| eval_symmetric::<N>(400 + size as u64), else unreachable!()),
+        &|size| cairn_tak::with_size!(size, |N| eval_symmetric::<N>(400 + size as u64), else unreachable!()),
     );
 }
 
@@ -267,7 +266,9 @@ fn flat_win_in_one<const N: usize>(seed: u64) -> usize {
 #[test]
 fn flat_win_in_one_matches_brute_force() {
     let found: usize = (3..=5)
-        .map(|size| cairn::with_size!(size, |N| flat_win_in_one::<N>(500 + size as u64), else 0))
+        .map(
+            |size| cairn_tak::with_size!(size, |N| flat_win_in_one::<N>(500 + size as u64), else 0),
+        )
         .sum();
     assert!(found >= 20, "only {found} flat wins in one seen");
 }
@@ -328,7 +329,8 @@ fn defences_complete<const N: usize>(seed: u64) -> usize {
 #[test]
 fn threat_defences_are_complete() {
     for_all_sizes(&|size| {
-        let seen = cairn::with_size!(size, |N| defences_complete::<N>(600 + size as u64), else 0);
+        let seen =
+            cairn_tak::with_size!(size, |N| defences_complete::<N>(600 + size as u64), else 0);
         assert!(seen > 50, "size {size}: only {seen} threatened positions");
     });
 }
@@ -337,7 +339,7 @@ fn threat_defences_are_complete() {
 /// how many moves the search does not vouch for ([`SearchGame::adds_no_threat`] false) give it
 /// one. Panics if a vouched-for move gives the opponent a road in one.
 fn placements_add_no_threat<const N: usize>(seed: u64) -> (usize, usize) {
-    use cairn::search::SearchGame;
+    use cairn_search::SearchGame;
     let mut rng = Rng::new(seed);
     let (mut vouched, mut threats_made) = (0, 0);
     for pos in common::mixed_positions::<N>(seed, 40, 200, 1500, &mut rng) {
@@ -369,7 +371,7 @@ fn placements_add_no_threat<const N: usize>(seed: u64) -> (usize, usize) {
 #[test]
 fn placements_give_the_opponent_no_road() {
     for_all_sizes(&|size| {
-        let (vouched, threats_made) = cairn::with_size!(
+        let (vouched, threats_made) = cairn_tak::with_size!(
             size,
             |N| placements_add_no_threat::<N>(900 + size as u64),
             else (0, 0)
@@ -389,11 +391,11 @@ fn placements_give_the_opponent_no_road() {
 /// its kind's score), and unless the scores of all moves at once
 /// ([`SearchGame::quiet_orders`]) are the same, in the generator's order and shuffled.
 fn ordering_scores<const N: usize>(seed: u64) -> usize {
-    use cairn::board::Role;
-    use cairn::search::SearchGame;
-    use cairn::tak::{
+    use cairn_search::SearchGame;
+    use cairn_tak::adapter::{
         ORDER_CAP, ORDER_CRUSH, ORDER_FLAT, ORDER_SPREAD, ORDER_SPREAD_FLAT, ORDER_WALL,
     };
+    use cairn_tak::board::Role;
     let mut rng = Rng::new(seed);
     let mut spreads = 0;
     for pos in common::mixed_positions::<N>(seed, 30, 200, 600, &mut rng) {
@@ -443,7 +445,8 @@ fn ordering_scores<const N: usize>(seed: u64) -> usize {
 #[test]
 fn ordering_scores_are_the_flats_gained() {
     for_all_sizes(&|size| {
-        let spreads = cairn::with_size!(size, |N| ordering_scores::<N>(1100 + size as u64), else 0);
+        let spreads =
+            cairn_tak::with_size!(size, |N| ordering_scores::<N>(1100 + size as u64), else 0);
         assert!(spreads > 5000, "size {size}: only {spreads} spreads scored");
     });
 }

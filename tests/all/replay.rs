@@ -2,10 +2,10 @@
 //! `cairn replay` binary (final TPS and result checked against results worked out by the rules),
 //! the invalid files' errors, the `cairn perft` command line, and the shared PTN corpus.
 
-use cairn::board::{Color, GameResult, Position, Role};
-use cairn::movegen::IllegalMove;
-use cairn::notation::ptn_game::{PtnErrorKind, PtnGame};
-use cairn::notation::{parse_file, replay, replay_any, tps, MoveError, PtnError, ReplayError};
+use cairn_tak::board::{Color, GameResult, Position, Role};
+use cairn_tak::movegen::IllegalMove;
+use cairn_tak::notation::ptn_game::{PtnErrorKind, PtnGame};
+use cairn_tak::notation::{parse_file, replay, replay_any, tps, MoveError, PtnError, ReplayError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -232,7 +232,7 @@ fn road_white_5x5_details() {
     let done = replay::<5>(game).unwrap();
     assert_eq!(done.start, Position::<5>::start());
     assert_eq!(done.moves.len(), 17);
-    let d1 = cairn::board::Square::new::<5>(3, 0);
+    let d1 = cairn_tak::board::Square::new::<5>(3, 0);
     assert_eq!(done.position.top(d1), Some((Color::White, Role::Cap)));
     assert_eq!(
         done.position.stack_colors(d1).collect::<Vec<_>>(),
@@ -297,7 +297,7 @@ fn rule_edge_games_end_for_the_right_reason() {
     assert_eq!(done.start.ply(), 1);
     assert_eq!(tps::to_tps(&done.start), "x4,2/x5/x5/x5/x5 2 1");
     assert_eq!(
-        done.position.top(cairn::board::Square(0)),
+        done.position.top(cairn_tak::board::Square(0)),
         Some((Color::White, Role::Flat))
     );
     let plies = |g: &PtnGame| g.plies.iter().map(|p| p.mv.clone()).collect::<Vec<_>>();
@@ -427,7 +427,7 @@ fn invalid_files_fail_with_the_expected_errors() {
             error: MoveError::Illegal {
                 text: "c3+".into(),
                 reason: IllegalMove::Blocked(
-                    cairn::board::SquareName { file: 2, rank: 3 },
+                    cairn_tak::board::SquareName { file: 2, rank: 3 },
                     Role::Wall
                 ),
             },

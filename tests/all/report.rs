@@ -4,7 +4,7 @@
 //! so each picture is the same bytes every run.
 
 use crate::common::Scratch;
-use cairn::notation::{parse_file, replay, tps, PtnGame};
+use cairn_tak::notation::{parse_file, replay, tps, PtnGame};
 use std::path::Path;
 use std::process::Command;
 
@@ -157,9 +157,9 @@ fn report_links_open_each_lost_game() {
         );
         let url = line.split_whitespace().last().unwrap();
         assert!(url.ends_with(&format!("&ply={ply}!")), "{url}");
-        let ptn = cairn::ninja::ptn_of_link(url).unwrap();
+        let ptn = cairn_tools::ninja::ptn_of_link(url).unwrap();
         assert_eq!(ptn, games[index - 1].to_ptn(), "game {index}");
-        let name = cairn::ninja::name_of_link(url).unwrap();
+        let name = cairn_tools::ninja::name_of_link(url).unwrap();
         assert!(name.starts_with(&format!("game {index}: ")), "{name}");
     }
 }
@@ -395,9 +395,9 @@ fn game_link_decodes_to_the_annotated_ptn_byte_for_byte() {
     let url = lines[0];
     assert!(url.starts_with("https://ptn.ninja/"), "{url}");
     let written = std::fs::read_to_string(&annotated).unwrap();
-    assert_eq!(cairn::ninja::ptn_of_link(url).unwrap(), written);
+    assert_eq!(cairn_tools::ninja::ptn_of_link(url).unwrap(), written);
     assert_eq!(
-        cairn::ninja::name_of_link(url).as_deref(),
+        cairn_tools::ninja::name_of_link(url).as_deref(),
         Some("Ann vs Bob (cairn analyze)")
     );
     // It opens at the first blunder, before it is played.
@@ -435,7 +435,7 @@ fn position_link_plays_the_principal_variation() {
         .find_map(|l| l.strip_prefix("Link      "))
         .unwrap();
     assert!(url.ends_with("&ply=0"), "{url}");
-    let ptn = cairn::ninja::ptn_of_link(url).unwrap();
+    let ptn = cairn_tools::ninja::ptn_of_link(url).unwrap();
     let game: &PtnGame = &parse_file(&ptn).unwrap()[0];
     assert_eq!(game.tag("TPS"), Some(position));
     let moves: Vec<String> = game.plies.iter().map(|p| p.mv.to_string()).collect();
@@ -459,7 +459,7 @@ fn json_carries_evaluations_and_chances() {
     ]);
     let v: serde_json::Value = serde_json::from_str(text.trim()).unwrap();
     let cp = v["score"]["cp"].as_f64().expect("an evaluation");
-    let chance = 100.0 / (1.0 + (-cairn::chance::SHIPPED_K * cp).exp());
+    let chance = 100.0 / (1.0 + (-cairn_tools::chance::SHIPPED_K * cp).exp());
     assert!(
         (v["win_pct"].as_f64().unwrap() - chance).abs() <= 0.05,
         "{v}"

@@ -2,9 +2,9 @@
 //! suicide, walls, capstones), flat ends with komi, the capstone crush, carry limits and stacks
 //! far taller than 64 pieces.
 
-use cairn::board::{Color, GameResult, Position, Role, Square};
-use cairn::movegen::{perft, IllegalMove};
-use cairn::notation::{parse_move, tps, MoveError};
+use cairn_tak::board::{Color, GameResult, Position, Role, Square};
+use cairn_tak::movegen::{perft, IllegalMove};
+use cairn_tak::notation::{parse_move, tps, MoveError};
 
 fn play<const N: usize>(pos: &mut Position<N>, moves: &str) {
     for text in moves.split_whitespace() {

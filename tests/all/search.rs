@@ -1,14 +1,14 @@
 //! Search behaviour through the library: immediate wins are played, proven scores are right.
 
 use crate::common::random_positions;
-use cairn::board::{GameResult, Position};
-use cairn::score::WinKind;
-use cairn::search::{search_to_depth, TranspositionTable};
+use cairn_search::score::WinKind;
+use cairn_search::{search_to_depth, TranspositionTable};
+use cairn_tak::board::{GameResult, Position};
 
 fn best<const N: usize>(
     pos: &Position<N>,
     depth: u32,
-) -> cairn::search::SearchResult<cairn::board::Move> {
+) -> cairn_search::SearchResult<cairn_tak::board::Move> {
     search_to_depth(pos, depth, &TranspositionTable::new(4))
 }
 
@@ -58,7 +58,7 @@ fn immediate_wins_are_played() {
 /// A finished game still yields a legal move (the engine must always answer `go`).
 #[test]
 fn finished_game_still_answers() {
-    let pos = cairn::notation::tps::parse::<3>("1,1,1/2,2,x/x3 2 3").unwrap();
+    let pos = cairn_tak::notation::tps::parse::<3>("1,1,1/2,2,x/x3 2 3").unwrap();
     assert!(matches!(pos.result(), Some(GameResult::Road(_))));
     assert!(best(&pos, 2).best.is_some());
 }
@@ -68,9 +68,9 @@ fn finished_game_still_answers() {
 /// one of its two keys gets half), and a new game clears it.
 #[test]
 fn correction_history_learns_per_side_and_key() {
-    use cairn::board::Move;
-    use cairn::search::params::CORR_LIMIT;
-    use cairn::search::HistoryTables;
+    use cairn_search::params::CORR_LIMIT;
+    use cairn_search::HistoryTables;
+    use cairn_tak::board::Move;
     let mut h = HistoryTables::<Move>::default();
     let keys = [11u64, 22];
     assert_eq!(h.correction(0, keys), 0);
@@ -133,16 +133,16 @@ fn three_by_three_is_a_proven_white_win_from_the_start() {
 /// reserves, as spreads use none), and never for fewer than ten.
 #[test]
 fn moves_left_counts_the_reserves_and_the_endgame_after_them() {
-    use cairn::search::SearchGame;
+    use cairn_search::SearchGame;
     let start = Position::<6>::start();
     assert_eq!(start.moves_left(), 31 + 6);
     let three = Position::<3>::start();
     assert_eq!(three.moves_left(), 10 + 6);
     // 5×5 after the opening: 20 stones and the capstone in hand.
-    let five: Position<5> = cairn::notation::tps::parse("2,x4/x5/x5/x5/x4,1 1 2").unwrap();
+    let five: Position<5> = cairn_tak::notation::tps::parse("2,x4/x5/x5/x5/x4,1 1 2").unwrap();
     assert_eq!(five.moves_left(), 21 + 6);
     // White to move with 4 stones and no capstone left: 4 + 6, and never fewer than 10.
-    let late: Position<6> = cairn::notation::tps::parse(
+    let late: Position<6> = cairn_tak::notation::tps::parse(
         "1,12121S,1,1,x2/12,2S,21S,1211112C,121,x/1,x,2221S,2,1,x/1,x,2,x,21221C,2/2,1221,2,x,2,x/2,x,112S,x,112,x 1 47",
     )
     .unwrap();

@@ -1,11 +1,11 @@
 //! The search's run-time constants (`Tunables`, `CAIRN_TUNE`) and SPSA over them
 //! (`cairn tune --spsa`).
 
-use cairn::board::{Komi, Position};
-use cairn::notation::tps;
-use cairn::search::params::Tunables;
-use cairn::search::{self, Limits, SearchConfig, TranspositionTable};
-use cairn::tune::spsa::{self, SpsaSettings};
+use cairn_search::params::Tunables;
+use cairn_search::{self as search, Limits, SearchConfig, TranspositionTable};
+use cairn_tak::board::{Komi, Position};
+use cairn_tak::notation::tps;
+use cairn_tools::tune::spsa::{self, SpsaSettings};
 use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 
@@ -71,7 +71,7 @@ fn nodes_with(tunables: Tunables) -> u64 {
     };
     let found = search::search(
         &pos,
-        &cairn::repetition::PositionHashes::new(pos.hash()),
+        &cairn_search::repetition::PositionHashes::new(pos.hash()),
         &limits,
         &config,
         &TranspositionTable::new(4),

@@ -3,12 +3,12 @@
 //! capture and winning rule, the board's symmetries, notation errors, the search's tactics and
 //! the terminal game.
 
-use cairn::rng::Rng;
-use cairn::search::{search_to_depth, TranspositionTable};
-use cairn::tablut::notation::{parse_move, parse_position, parse_square, write_position};
-use cairn::tablut::search::WeightedPosition;
-use cairn::tablut::tools::{self, Effort};
-use cairn::tablut::{eval, Ending, Move, Position, Side, Status, TablutGame};
+use cairn_search::rng::Rng;
+use cairn_search::{search_to_depth, TranspositionTable};
+use cairn_tablut::notation::{parse_move, parse_position, parse_square, write_position};
+use cairn_tablut::search::WeightedPosition;
+use cairn_tablut::{eval, Ending, Move, Position, Side, Status, TablutGame};
+use cairn_tools::tablut::{self as tools, Effort};
 
 /// The independent implementation: a grid of characters, `board[rank][file]`.
 mod naive {
@@ -488,7 +488,7 @@ fn symmetries_keep_moves_evaluation_and_threats() {
     }
     // The eight are distinct maps of the board.
     let images: std::collections::HashSet<u8> = (0..8)
-        .map(|s| cairn::tablut::board::transform_square(sq("b3"), s))
+        .map(|s| cairn_tablut::board::transform_square(sq("b3"), s))
         .collect();
     assert_eq!(images.len(), 8);
 }
@@ -679,7 +679,7 @@ fn quick(depth: u32) -> Effort {
         movetime_ms: 100,
         threads: 1,
         hash_mb: 1,
-        weights: &cairn::tablut::eval::WEIGHTS,
+        weights: &cairn_tablut::eval::WEIGHTS,
     }
 }
 
@@ -836,7 +836,7 @@ fn the_command_line_counts_analyses_and_explains_bad_input() {
 
 #[test]
 fn tuning_fits_the_weights_to_self_play_and_repeats() {
-    let config = cairn::tablut::tune::TuneConfig {
+    let config = cairn_tools::tablut::tune::TuneConfig {
         games: 12,
         nodes: 300,
         random_plies: 4,
@@ -845,9 +845,9 @@ fn tuning_fits_the_weights_to_self_play_and_repeats() {
         steps: 300,
         rate: 1.0,
         lambda: 0.5,
-        weights: cairn::tablut::eval::HAND_WEIGHTS,
+        weights: cairn_tablut::eval::HAND_WEIGHTS,
     };
-    let report = cairn::tablut::tune::run(&config).unwrap();
+    let report = cairn_tools::tablut::tune::run(&config).unwrap();
     assert!(report.games >= 10, "{report:?}");
     assert!(report.train > 100 && report.valid > 0, "{report:?}");
     assert!(report.white_wins <= report.games);
@@ -855,7 +855,7 @@ fn tuning_fits_the_weights_to_self_play_and_repeats() {
         report.fitted_loss[0] < report.start_loss[0],
         "the fit lowers the training loss: {report:?}"
     );
-    let again = cairn::tablut::tune::run(&config).unwrap();
+    let again = cairn_tools::tablut::tune::run(&config).unwrap();
     assert_eq!(
         again.weights, report.weights,
         "the same seed gives the same fit"

@@ -11,8 +11,8 @@
 
 use crate::common;
 
-use cairn::board::{GameResult, Position};
-use cairn::notation::{parse_move, tps};
+use cairn_tak::board::{GameResult, Position};
+use cairn_tak::notation::{parse_move, tps};
 use std::io::Write;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
@@ -354,7 +354,7 @@ fn outcome(
     moves: &[&str],
     best: &str,
 ) -> Result<Outcome, String> {
-    cairn::with_size!(size, |N| {
+    cairn_tak::with_size!(size, |N| {
         let mut pos = position::<N>(start, moves);
         let mover = pos.side_to_move();
         let mv = parse_move(&pos, best).map_err(|e| format!("bestmove {best}: {e}"))?;
@@ -604,7 +604,7 @@ fn go_nodes() {
     // The count is looked at every CHECK_INTERVAL nodes: the search ends at the first look at
     // or past the limit, and the final line says how many nodes that was.
     let nodes = search.final_info().nodes;
-    let interval = cairn::search::params::CHECK_INTERVAL;
+    let interval = cairn_search::params::CHECK_INTERVAL;
     assert!((3000..3000 + interval).contains(&nodes), "nodes {nodes}");
     assert!(search.iterations().iter().all(|i| i.nodes <= nodes));
     // More nodes, deeper.
@@ -922,7 +922,7 @@ fn komi_is_applied_and_persists() {
     // fill the board. The flat gives White 5 flats to 0: a win at komi 0 (and below 5), a draw
     // at komi 5 (HalfKomi 10).
     let start = "1,2S,1/2S,x,2S/1,2S,1 1 5";
-    cairn::with_size!(3, |N| {
+    cairn_tak::with_size!(3, |N| {
         let pos = position::<N>(Some(start), &[]);
         assert_eq!(pos.legal_moves().len(), 2);
         assert!(pos.winning_move().is_none());
@@ -1188,7 +1188,7 @@ const BLOCK: [(usize, &str); 4] = [
 
 fn check_road_in_one(size: usize, start: &str, by_spread: bool) {
     // The test position itself must be what it claims.
-    cairn::with_size!(size, |N| {
+    cairn_tak::with_size!(size, |N| {
         let pos = position::<N>(Some(start), &[]);
         assert!(pos.result().is_none(), "{start}: already over");
         let win = pos.winning_move().unwrap_or_else(|| panic!("{start}: no road in one"));
@@ -1250,7 +1250,7 @@ fn road_in_one_by_spread_is_found() {
 fn single_road_threat_is_blocked() {
     let mut tei = Tei::ready();
     for (size, start) in BLOCK {
-        cairn::with_size!(size, |N| {
+        cairn_tak::with_size!(size, |N| {
             let pos = position::<N>(Some(start), &[]);
             let me = pos.side_to_move();
             assert!(pos.result().is_none() && pos.winning_move().is_none(), "{start}");

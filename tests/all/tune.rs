@@ -1,10 +1,10 @@
 //! `cairn tune`: the logistic fit on synthetic data, self-play data files, and bad input.
 
 use crate::common::Rng;
-use cairn::board::Komi;
-use cairn::notation::tps;
-use cairn::tune::selfplay::{self, Settings, Summary};
-use cairn::tune::texel::{self, Dataset, Trainer, INPUTS};
+use cairn_tak::board::Komi;
+use cairn_tak::notation::tps;
+use cairn_tools::tune::selfplay::{self, Settings, Summary};
+use cairn_tools::tune::texel::{self, Dataset, Trainer, INPUTS};
 
 fn sigmoid(x: f64) -> f64 {
     1.0 / (1.0 + (-x).exp())
@@ -304,7 +304,7 @@ fn siblings_leave_the_games_alone() {
     assert_eq!(data.len(), lines.len());
     let unknown = data.results.iter().filter(|r| r.is_nan()).count();
     assert_eq!(unknown, count);
-    let w = texel::to_model(cairn::eval::params::WEIGHTS[4]);
+    let w = texel::to_model(cairn_tak::eval::params::WEIGHTS[4]);
     let before = texel::loss(&data, &w, 0.002);
     let games_only = texel::parse_data::<4>(&plain).unwrap();
     assert!((before - texel::loss(&games_only, &w, 0.002)).abs() < 1e-12);
@@ -363,9 +363,9 @@ fn scores_are_recorded_and_blended() {
 /// and komi; other sizes and games lost on time are counted and skipped.
 #[test]
 fn ptn_games_import_as_data() {
-    use cairn::board::Position;
-    use cairn::notation::ptn_game;
-    use cairn::tune::import::{import_ptn, ImportStats};
+    use cairn_tak::board::Position;
+    use cairn_tak::notation::ptn_game;
+    use cairn_tools::tune::import::{import_ptn, ImportStats};
     let komi = std::fs::read_to_string("tests/data/ptn/komi_5x5.ptn").unwrap();
     let timeout = "[Size \"5\"]\n[Result \"1-0\"]\n\n1. a1 e5 2. c3 c2 1-0\n";
     let three = "[Size \"3\"]\n[Result \"0-R\"]\n\n1. a1 c3 2. b2 a2 0-R\n";
@@ -423,7 +423,7 @@ fn ptn_games_import_as_data() {
 /// move; the other player's comments and comments without a number give no score.
 #[test]
 fn teacher_comments_become_scores() {
-    use cairn::tune::import::{import_ptn, ImportStats, Teacher, TeacherUnits};
+    use cairn_tools::tune::import::{import_ptn, ImportStats, Teacher, TeacherUnits};
     let game = "[Player1 \"cairn\"]\n[Player2 \"bin/tiltak-tei\"]\n[Size \"5\"]\n\
                 [Result \"R-0\"]\n\n1. a1 e5 2. e4 {+3.00/5 0.1s} a2 {+0.50/9 0.10s} \
                 3. e3 a3 {-0.20/9 0.1s} 4. e2 a4 {book} 5. e1 R-0\n";

@@ -13,7 +13,7 @@
 
 use crate::common;
 
-use cairn::notation::{parse_move, tps};
+use cairn_tak::notation::{parse_move, tps};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, ExitStatus, Stdio};
@@ -511,7 +511,7 @@ fn binary_message_closes_only_that_connection() {
 #[test]
 fn oversized_message_closes_only_that_connection() {
     // Just under the limit is fine: one command and blank padding.
-    let limit = cairn::ws::MAX_MESSAGE;
+    let limit = cairn_engine::ws::MAX_MESSAGE;
     let mut text = "isready\n".to_string();
     text += &" ".repeat(limit - text.len());
     let server = Server::start();

@@ -1,0 +1,484 @@
+//! Cairn's game-neutral search: iterative deepening PVS with aspiration windows, MultiPV and Lazy SMP.
+//!
+//! [`search`] runs one complete search and returns its best move; it reports each finished
+//! iteration through a callback and never prints. Threads share only the transposition table,
+//! the stop flag and the node count: the main thread manages time and reports, helper threads run
+//! the same iterative deepening (odd helpers one ply ahead, for diversity) and stop when the main
+//! thread is done. Only the main thread's result is played. Deepening ends at the limits, or
+//! once the best line's result is proven within the depth searched (`go infinite` then waits
+//! for `stop` without searching). The result carries the line of the move played and the
+//! totals, for the caller's final report.
+
+pub mod repetition;
+pub mod rng;
+pub mod score;
+
+mod alpha_beta;
+mod eval_cache;
+pub mod game;
+pub mod history;
+pub mod ordering;
+pub mod params;
+pub mod time;
+pub mod tt;
+
+pub use game::{MoveBuf, SearchGame, SearchMove};
+pub use history::HistoryTables;
+pub use params::Tunables;
+pub use time::{Limits, TimeManager};
+pub use tt::{Bound, TranspositionTable};
+
+use crate::repetition::PositionHashes;
+use crate::score::Score;
+use alpha_beta::{Shared, Worker};
+use params::*;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+/// One line of search output: what `info` reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// 1-based MultiPV line.
+    pub multipv: usize,
+    /// Score from the side to move's point of view.
+    pub score: Score,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Nodes per second.
+    pub nps: u64,
+    /// Milliseconds since the search started.
+    pub time_ms: u64,
+    /// Table fill, permille.
+    pub hashfull: u32,
+    /// The principal variation, in the game's notation (canonical PTN for Tak).
+    pub pv: Vec<String>,
+}
+
+/// How a search is run.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Threads (1 or more).
+    pub threads: usize,
+    /// Lines to report (1 or more).
+    pub multipv: usize,
+    /// Time kept in hand for the pipe and the GUI, ms.
+    pub move_overhead_ms: u64,
+    /// The pruning and reduction constants ([`Tunables::current`] unless a tuner sets them).
+    pub tunables: Tunables,
+    /// What a draw is worth to the side the search is for, in the evaluation's units
+    /// (centiflats in Tak), negated: a draw scores `-contempt` for the root's side to move and
+    /// `+contempt` for the other. Above 0 the search avoids draws for any line it judges
+    /// better than that; 0 (the default) scores a draw as even.
+    pub contempt: i32,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            threads: 1,
+            multipv: 1,
+            move_overhead_ms: MOVE_OVERHEAD_MS,
+            tunables: Tunables::current(),
+            contempt: 0,
+        }
+    }
+}
+
+/// The outcome of a search for a game whose moves are `M`.
+#[derive(Clone, Debug)]
+pub struct SearchResult<M> {
+    /// The move to play (`None` only if the game is over or there is no legal move).
+    pub best: Option<M>,
+    /// Its score: from the deepest search of its line, or without one the static evaluation
+    /// (the game's result if it is over).
+    pub score: Score,
+    /// The depth of the search `best` and `score` come from: the deepest completed iteration,
+    /// or a deeper unfinished one whose first MultiPV line was complete; 0 for none.
+    pub depth: u32,
+    /// The deepest ply that search reached.
+    pub seldepth: u32,
+    /// The principal variation of `best` (starting with it; empty when there is no move).
+    pub pv: Vec<M>,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// When the search stopped searching (before `go infinite` waited for `stop`).
+    pub ended: Instant,
+}
+
+/// The clock that `limits` give the side to move of `pos`.
+fn time_manager<G: SearchGame>(pos: &G, limits: &Limits, config: &SearchConfig) -> TimeManager {
+    // The first player's clock is the protocol's `wtime` (Tak's White).
+    let first = pos.side() == 0;
+    TimeManager::new(limits, first, config.move_overhead_ms, pos.moves_left())
+}
+
+/// The time a search of `pos` under `limits` would plan to use, if the limits are a clock or a
+/// fixed move time (for work done before the search, such as the tinue check).
+pub fn time_budget<G: SearchGame>(
+    pos: &G,
+    limits: &Limits,
+    config: &SearchConfig,
+) -> Option<Duration> {
+    time_manager(pos, limits, config).planned()
+}
+
+/// Searches `pos` alone (no game before it) to a fixed `depth` on one thread, reporting nothing:
+/// the deterministic search that tools and tests use. Clear `tt` first for a result that does not
+/// depend on earlier searches.
+pub fn search_to_depth<G: SearchGame>(
+    pos: &G,
+    depth: u32,
+    tt: &TranspositionTable,
+) -> SearchResult<G::Move> {
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    search(
+        pos,
+        &PositionHashes::new(pos.hash()),
+        &limits,
+        &SearchConfig::default(),
+        tt,
+        &stop,
+        &|_| {},
+    )
+}
+
+/// Searches `pos`, reached by the game whose positions' hashes are `history` (`pos` last; it counts for repetitions), within
+/// `limits`, reporting each iteration to `report`. Stops early when `stop` is set. Blocks until
+/// done.
+pub fn search<G: SearchGame>(
+    pos: &G,
+    history: &PositionHashes,
+    limits: &Limits,
+    config: &SearchConfig,
+    tt: &TranspositionTable,
+    stop: &AtomicBool,
+    report: &(dyn Fn(&SearchInfo) + Sync),
+) -> SearchResult<G::Move> {
+    let time = time_manager(pos, limits, config);
+    log::debug!(
+        "search: soft {:?} hard {:?} limits {limits:?}",
+        time.soft(),
+        time.hard()
+    );
+    tt.new_search();
+    let shared = Shared {
+        tt,
+        stop,
+        nodes: AtomicU64::new(0),
+        node_limit: limits.nodes,
+        main_done: AtomicBool::new(false),
+        tunables: config.tunables,
+        contempt: config.contempt,
+    };
+    let max_depth = limits
+        .depth
+        .unwrap_or(MAX_PLY as u32 - 2)
+        .clamp(1, MAX_PLY as u32 - 2);
+    let threads = config.threads.max(1);
+    let mut result = std::thread::scope(|scope| {
+        for id in 1..threads {
+            let shared = &shared;
+            scope.spawn(move || {
+                let mut helper = Worker::new(pos.clone(), history, shared, None);
+                iterate(&mut helper, 1 + (id as u32 % 2), max_depth, 1, None);
+                helper.flush_nodes();
+            });
+        }
+        let mut main = Worker::new(pos.clone(), history, &shared, Some(&time));
+        let driver = Driver {
+            time: &time,
+            report,
+            multipv: config.multipv.max(1),
+        };
+        let mut result = iterate(&mut main, 1, max_depth, driver.multipv, Some(&driver));
+        main.flush_nodes();
+        shared.main_done.store(true, Relaxed);
+        result.ended = Instant::now();
+        if limits.infinite {
+            // `go infinite` answers only after `stop`, even if the search has nothing left to do
+            // (a proven result): it waits without searching or printing.
+            while !stop.load(Relaxed) {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        stop.store(true, Relaxed);
+        result
+    });
+    // Every thread has ended and flushed its count.
+    result.nodes = shared.nodes.load(Relaxed);
+    if result.depth == 0 {
+        result.score = pos.terminal(0).unwrap_or_else(|| pos.evaluate());
+        result.pv = result.best.into_iter().collect();
+    }
+    result
+}
+
+/// Nodes per second for `nodes` in `elapsed` (as if a millisecond had passed when less did).
+pub fn nodes_per_second(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+}
+
+/// What the main thread needs for reporting and time decisions.
+struct Driver<'a> {
+    time: &'a TimeManager,
+    report: &'a (dyn Fn(&SearchInfo) + Sync),
+    multipv: usize,
+}
+
+/// Iterative deepening from `first` to `max_depth` with aspiration windows and MultiPV.
+fn iterate<G: SearchGame>(
+    worker: &mut Worker<'_, G>,
+    first: u32,
+    max_depth: u32,
+    multipv: usize,
+    driver: Option<&Driver>,
+) -> SearchResult<G::Move> {
+    let root_moves = worker.pos.legal_moves();
+    let mut result = SearchResult {
+        best: root_moves.first().copied(),
+        score: Score::DRAW,
+        depth: 0,
+        seldepth: 0,
+        pv: Vec::new(),
+        nodes: 0,
+        ended: Instant::now(),
+    };
+    if root_moves.is_empty() || worker.pos.terminal(0).is_some() {
+        return result;
+    }
+    let lines = multipv.min(root_moves.len());
+    let mut previous: Vec<Score> = vec![Score::DRAW; lines];
+    let mut best_changes = 0.0f64;
+    for depth in first..=max_depth {
+        worker.excluded.clear();
+        worker.seldepth = 0;
+        let mut found: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
+        for &guess in &previous {
+            let score = aspiration(worker, depth, guess);
+            if worker.stopped {
+                break;
+            }
+            let pv: Vec<G::Move> = worker.pv[0][..worker.pv_len[0]]
+                .iter()
+                .flatten()
+                .copied()
+                .collect();
+            let Some(&first_move) = pv.first() else { break };
+            worker.excluded.push(first_move);
+            found.push((score, pv));
+        }
+        let complete = found.len() == lines;
+        if let Some((score, pv)) = found.first() {
+            // An unfinished iteration counts only if its first line completed.
+            if complete && result.best != pv.first().copied() && depth > first {
+                best_changes += 1.0;
+            }
+            result.best = pv.first().copied();
+            result.score = *score;
+            result.depth = depth;
+            result.seldepth = worker.seldepth.max(depth);
+            result.pv.clone_from(pv);
+        }
+        if !complete {
+            break;
+        }
+        best_changes *= 0.5;
+        for (i, (score, _)) in found.iter().enumerate() {
+            previous[i] = *score;
+        }
+        let Some(driver) = driver else { continue };
+        report_lines(worker, driver, depth, &found);
+        // The best line proven with a margin within the depth searched: deeper searches would
+        // only repeat it, in any kind of search (`go infinite` then waits for `stop`).
+        if let Some((_, plies, _)) = result.score.proven() {
+            if depth > plies + 1 {
+                break;
+            }
+        }
+        let instability = (1.0 + best_changes).min(TIME_INSTABILITY_MAX);
+        if driver.time.soft_expired(instability) {
+            break;
+        }
+    }
+    result
+}
+
+/// One root search with a window around `previous`, widened until the score falls inside.
+fn aspiration<G: SearchGame>(worker: &mut Worker<'_, G>, depth: u32, previous: Score) -> Score {
+    let mut width = worker.tun.aspiration_window;
+    let (mut alpha, mut beta) = if depth >= ASPIRATION_MIN_DEPTH && !previous.is_proven() {
+        (previous - width, previous + width)
+    } else {
+        (-Score::INFINITE, Score::INFINITE)
+    };
+    loop {
+        let score = worker.alpha_beta(depth as i32, alpha, beta, 0, true, false);
+        if worker.stopped {
+            return score;
+        }
+        if score <= alpha && alpha > -Score::INFINITE {
+            alpha = (score - width).max(-Score::INFINITE);
+        } else if score >= beta && beta < Score::INFINITE {
+            beta = (score + width).min(Score::INFINITE);
+        } else {
+            return score;
+        }
+        width *= 2;
+    }
+}
+
+fn report_lines<G: SearchGame>(
+    worker: &Worker<'_, G>,
+    driver: &Driver,
+    depth: u32,
+    found: &[(Score, Vec<G::Move>)],
+) {
+    let elapsed = driver.time.elapsed();
+    let nodes = worker.shared_nodes();
+    let time_ms = elapsed.as_millis() as u64;
+    let nps = nodes_per_second(nodes, elapsed);
+    let hashfull = worker.hashfull();
+    for (i, (score, pv)) in found.iter().enumerate() {
+        (driver.report)(&SearchInfo {
+            depth,
+            seldepth: worker.seldepth.max(depth),
+            multipv: i + 1,
+            score: *score,
+            nodes,
+            nps,
+            time_ms,
+            hashfull,
+            pv: pv.iter().map(|&m| G::move_text(m)).collect(),
+        });
+    }
+}
+
+impl std::ops::Sub<i32> for Score {
+    type Output = Score;
+    fn sub(self, rhs: i32) -> Score {
+        Score(self.0 - rhs)
+    }
+}
+
+impl std::ops::Add<i32> for Score {
+    type Output = Score;
+    fn add(self, rhs: i32) -> Score {
+        Score(self.0 + rhs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::TestMove as Move;
+    use crate::score::WinKind;
+
+    /// A choice at the root between a draw (move 1 ends the game) and playing on (move 2) into a
+    /// line that stays `EDGE` worse for the root's side to move however deep it goes.
+    #[derive(Clone)]
+    struct DrawOrPlayOn {
+        /// The moves made from the root.
+        line: Vec<u32>,
+    }
+
+    const EDGE: i32 = 10;
+
+    impl SearchGame for DrawOrPlayOn {
+        type Move = Move;
+        type Undo = ();
+        type Tactics = ();
+        const SLOWEST_WIN: WinKind = WinKind::Outright;
+
+        fn side(&self) -> usize {
+            self.line.len() % 2
+        }
+        fn hash(&self) -> u64 {
+            // Every position of this game is a distinct line.
+            self.line.iter().fold(17, |h, &m| {
+                (h ^ m as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            })
+        }
+        fn generate(&self, out: &mut MoveBuf<Move>) {
+            if self.line.is_empty() {
+                out.extend([Move(1), Move(2)]);
+            } else {
+                out.push(Move(3));
+            }
+        }
+        fn is_legal(&self, mv: Move) -> bool {
+            let mut moves = MoveBuf::new();
+            self.generate(&mut moves);
+            moves.contains(&mv)
+        }
+        fn make(&mut self, mv: Move) {
+            self.line.push(mv.0);
+        }
+        fn unmake(&mut self, _mv: Move, _undo: ()) {
+            self.line.pop();
+        }
+        fn is_irreversible(&self, _mv: Move, _undo: &()) -> bool {
+            true
+        }
+        fn terminal(&self, _ply: u32) -> Option<Score> {
+            (self.line.first() == Some(&1)).then_some(Score::DRAW)
+        }
+        fn repetition(&self, _ply: u32) -> Score {
+            Score::DRAW
+        }
+        fn no_moves(&self, _ply: u32) -> Score {
+            Score::DRAW
+        }
+        fn evaluate(&self) -> Score {
+            // The root's side to move (side 0) is EDGE worse everywhere.
+            Score(if self.side() == 0 { -EDGE } else { EDGE })
+        }
+        fn correction_keys(&self) -> [u64; 2] {
+            [self.hash(), self.hash()]
+        }
+        fn move_text(mv: Move) -> String {
+            mv.0.to_string()
+        }
+        fn moves_left(&self) -> u64 {
+            1
+        }
+        fn tactics(&self, _threatened: bool, _deep: bool) {}
+    }
+
+    fn best_with_contempt(contempt: i32) -> (Option<Move>, Score) {
+        let pos = DrawOrPlayOn { line: Vec::new() };
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let config = SearchConfig {
+            contempt,
+            ..SearchConfig::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let history = PositionHashes::new(pos.hash());
+        let result = search(&pos, &history, &limits, &config, &tt, &stop, &|_| {});
+        (result.best, result.score)
+    }
+
+    /// Without contempt a draw beats a line that is worse; with more contempt than the line is
+    /// worse, the search plays on; a negative contempt makes the draw a gain.
+    #[test]
+    fn contempt_prices_the_draw() {
+        assert_eq!(best_with_contempt(0), (Some(Move(1)), Score::DRAW));
+        assert_eq!(
+            best_with_contempt(EDGE - 1),
+            (Some(Move(1)), Score(1 - EDGE))
+        );
+        assert_eq!(best_with_contempt(EDGE + 5), (Some(Move(2)), Score(-EDGE)));
+        assert_eq!(best_with_contempt(-20), (Some(Move(1)), Score(20)));
+    }
+}

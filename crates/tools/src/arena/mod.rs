@@ -1,0 +1,400 @@
+//! `cairn match`: an engine-vs-engine runner for any TEI engines, Cairn included.
+//!
+//! Games are scheduled in pairs: each opening of the book is played twice with the colours
+//! swapped, from the opening `book_start` on, wrapping around (without a book, every game starts
+//! from the empty board). `concurrency` games run at once, each slot with its own pair of engine
+//! processes, reused from game to game and restarted after a crash. Every finished game is
+//! appended to the PTN output with its termination and per-move `{eval/depth time}` comments; a
+//! progress line with the Elo estimate goes to stderr. With an SPRT the match stops as soon as
+//! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
+//! share its colour bias, which the pairs take out).
+
+mod book;
+mod game;
+mod process;
+mod stats;
+
+pub use game::{GameRecord, GameSettings, TimeControl};
+pub use process::{EngineProcess, EngineSpec};
+pub use stats::{Elo, Pairs, Sprt, SprtState, Tally};
+
+use cairn_tak::board::Color;
+use cairn_tak::notation::ptn_game::PtnPly;
+use cairn_tak::notation::{PtnGame, PtnMove};
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+/// A whole match.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The two engines; results are from the first one's point of view.
+    pub engines: [EngineSpec; 2],
+    /// Board size.
+    pub size: usize,
+    /// Clock, komi and ply limit.
+    pub settings: GameSettings,
+    /// Number of games (rounded up to whole pairs).
+    pub games: usize,
+    /// Book text (one opening per line), if any.
+    pub book: Option<String>,
+    /// The book's opening (0-based) of the first pair; later pairs take the next ones and wrap
+    /// around. Two matches run side by side start far apart so they do not repeat each other.
+    pub book_start: usize,
+    /// Games played at once.
+    pub concurrency: usize,
+    /// Where to append the games as PTN.
+    pub ptn: Option<PathBuf>,
+    /// Stop early when this test decides.
+    pub sprt: Option<Sprt>,
+}
+
+/// The outcome of a match.
+#[derive(Clone, Debug)]
+pub struct MatchOutcome {
+    /// Results from the first engine's point of view.
+    pub tally: Tally,
+    /// The finished pairs (both games of an opening), from the first engine's point of view.
+    pub pairs: Pairs,
+    /// Games lost by forfeit (crash, time, illegal move), per engine.
+    pub forfeits: [u32; 2],
+    /// The SPRT decision over the pairs, if a test was run.
+    pub sprt: Option<(f64, SprtState)>,
+    /// Every game as PTN, in the order the games finished (what `--plot` draws).
+    pub games: Vec<String>,
+}
+
+/// Runs a match; errors only for setup problems (bad book, engines that cannot start).
+pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
+    let openings: Vec<Vec<String>> = match &config.book {
+        Some(text) => cairn_tak::with_size!(config.size, |N| book::load::<N>(text),
+            else Err(format!("unsupported size {}", config.size)))
+        .map_err(|e| format!("book: {e}"))?,
+        None => vec![Vec::new()],
+    };
+    if openings.is_empty() {
+        return Err("book: no openings".to_string());
+    }
+    if config.book.is_some() && config.book_start >= openings.len() {
+        return Err(format!(
+            "book start {}: the book has {} openings",
+            config.book_start + 1,
+            openings.len()
+        ));
+    }
+    for spec in &config.engines {
+        let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
+        probe
+            .handshake(config.settings.komi)
+            .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
+        probe.quit();
+    }
+    let pairs = config.games.div_ceil(2).max(1);
+    let total = pairs * 2;
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    // The tally, the forfeits, the games done, the pairs, and each pair's first finished game.
+    let state = Mutex::new((
+        Tally::default(),
+        [0u32; 2],
+        0usize,
+        Pairs::default(),
+        vec![None::<f64>; pairs],
+    ));
+    let games = Mutex::new(Vec::with_capacity(total));
+    let started = std::time::Instant::now();
+    std::thread::scope(|scope| {
+        for _ in 0..config.concurrency.clamp(1, total) {
+            scope.spawn(|| {
+                let mut slot: [Option<EngineProcess>; 2] = [None, None];
+                loop {
+                    let index = next.fetch_add(1, Relaxed);
+                    if index >= total || stop.load(Relaxed) {
+                        break;
+                    }
+                    let opening = &openings[(config.book_start + index / 2) % openings.len()];
+                    let first_is_white = index % 2 == 0;
+                    let record = play_one(config, &mut slot, opening, first_is_white);
+                    let mut guard = state.lock().expect("match state");
+                    let (tally, forfeits, done, finished, half) = &mut *guard;
+                    *done += 1;
+                    let first_color = if first_is_white {
+                        Color::White
+                    } else {
+                        Color::Black
+                    };
+                    let points = match record.winner {
+                        Some(c) if c == first_color => {
+                            tally.wins += 1;
+                            1.0
+                        }
+                        Some(_) => {
+                            tally.losses += 1;
+                            0.0
+                        }
+                        None => {
+                            tally.draws += 1;
+                            0.5
+                        }
+                    };
+                    match half[index / 2].take() {
+                        Some(other) => finished.add(other, points),
+                        None => half[index / 2] = Some(points),
+                    }
+                    if record.termination.contains("lost on time")
+                        || record.termination.contains("crashed")
+                        || record.termination.contains("illegal")
+                        || record.termination.contains("malformed")
+                    {
+                        let loser_is_first = record.winner.is_some_and(|w| w != first_color);
+                        forfeits[usize::from(!loser_is_first)] += 1;
+                    }
+                    let ptn = to_ptn(config, &record, index + 1);
+                    games.lock().expect("match games").push(ptn);
+                    if let Some(path) = &config.ptn {
+                        if let Err(e) = append_ptn(path, config, &record, index + 1) {
+                            log::error!("{}: {e}", path.display());
+                        }
+                    }
+                    let mut line = format!(
+                        "game {done}/{total} {} vs {}: {} ({})  {}: +{} -{} ={}  elo {:.1}  {:.0}s",
+                        record.white,
+                        record.black,
+                        record.result,
+                        record.termination,
+                        config.engines[0].name,
+                        tally.wins,
+                        tally.losses,
+                        tally.draws,
+                        tally.elo(),
+                        started.elapsed().as_secs_f64()
+                    );
+                    if let Some(sprt) = &config.sprt {
+                        let (llr, decision) = finished.sprt(sprt);
+                        line.push_str(&format!("  llr {llr:.2} ({} pairs)", finished.pairs()));
+                        if decision != SprtState::Continue {
+                            stop.store(true, Relaxed);
+                        }
+                    }
+                    eprintln!("{line}");
+                }
+                for engine in slot.into_iter().flatten() {
+                    engine.quit();
+                }
+            });
+        }
+    });
+    let (tally, forfeits, _, pairs, _) = state.into_inner().expect("match state");
+    Ok(MatchOutcome {
+        tally,
+        pairs,
+        forfeits,
+        sprt: config.sprt.map(|s| pairs.sprt(&s)),
+        games: games.into_inner().expect("match games"),
+    })
+}
+
+/// Plays one game with the slot's engines, (re)starting any that is not running.
+fn play_one(
+    config: &MatchConfig,
+    slot: &mut [Option<EngineProcess>; 2],
+    opening: &[String],
+    first_is_white: bool,
+) -> GameRecord {
+    for (i, engine) in slot.iter_mut().enumerate() {
+        if engine.is_none() {
+            let spec = &config.engines[i];
+            match EngineProcess::spawn(spec)
+                .and_then(|mut e| e.handshake(config.settings.komi).map(|_| e))
+            {
+                Ok(e) => *engine = Some(e),
+                Err(e) => log::error!("{}: {e}", spec.name),
+            }
+        }
+    }
+    let [a, b] = slot;
+    let record = match (a.as_mut(), b.as_mut()) {
+        (Some(a), Some(b)) => {
+            let engines = if first_is_white { [a, b] } else { [b, a] };
+            cairn_tak::with_size!(config.size, |N| game::play::<N>(engines, opening, &config.settings),
+                else unreachable!("the size was checked with the book"))
+        }
+        _ => {
+            let first_failed = a.is_none();
+            let loser_white = first_failed == first_is_white;
+            let names = [&config.engines[0].name, &config.engines[1].name];
+            let (white, black) = if first_is_white {
+                (names[0], names[1])
+            } else {
+                (names[1], names[0])
+            };
+            GameRecord {
+                white: white.clone(),
+                black: black.clone(),
+                opening: opening.to_vec(),
+                moves: Vec::new(),
+                result: if loser_white { "0-1" } else { "1-0" }.to_string(),
+                termination: format!(
+                    "{} crashed: could not be started",
+                    names[usize::from(!first_failed)]
+                ),
+                winner: Some(if loser_white {
+                    Color::Black
+                } else {
+                    Color::White
+                }),
+                broken: Some(if loser_white {
+                    Color::White
+                } else {
+                    Color::Black
+                }),
+            }
+        }
+    };
+    // An engine that crashed or stopped answering is stopped (killed if it must be) and
+    // started afresh for the next game: a hung one would otherwise lose every game after.
+    if let Some(broken) = record.broken {
+        let broken_first = (broken == Color::White) == first_is_white;
+        slot[usize::from(!broken_first)] = None;
+    }
+    record
+}
+
+/// The game as PTN text ([`PtnGame::to_ptn`]): the match's tags, the book plies marked
+/// `{book}`, and each engine ply with the evaluation its engine reported last
+/// (`{+0.45/12 0.65s}`: flats from White's view, depth, seconds).
+pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String {
+    let s = &config.settings;
+    let tags = [
+        (
+            "Event",
+            match s.nodes {
+                Some(n) => format!("cairn match, {n} nodes a move"),
+                None => "cairn match".to_string(),
+            },
+        ),
+        ("Date", cairn_engine::timestamp::today()),
+        ("Round", round.to_string()),
+        ("Player1", record.white.clone()),
+        ("Player2", record.black.clone()),
+        ("Size", config.size.to_string()),
+        ("Komi", s.komi.to_string()),
+        (
+            "Clock",
+            format!(
+                "{}+{}",
+                s.tc.base_ms as f64 / 1000.0,
+                s.tc.inc_ms as f64 / 1000.0
+            ),
+        ),
+        ("Result", record.result.clone()),
+        ("Termination", record.termination.clone()),
+    ];
+    let book = record.opening.iter().map(|m| (m, Some("book".to_string())));
+    let played = record.moves.iter().map(|m| {
+        let eval = m
+            .eval
+            .map(|(cp, depth, secs)| format!("{:+.2}/{depth} {secs:.2}s", cp as f64 / 100.0));
+        (&m.ptn, eval)
+    });
+    let plies = book
+        .chain(played)
+        .map(|(text, comment)| {
+            let mv = text
+                .parse::<PtnMove>()
+                .expect("a game record holds moves the rules have read");
+            PtnPly::new(mv, comment.into_iter().collect())
+        })
+        .collect();
+    PtnGame {
+        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        comments: Vec::new(),
+        plies,
+        result: Some(record.result.clone()),
+    }
+    .to_ptn()
+}
+
+fn append_ptn(
+    path: &PathBuf,
+    config: &MatchConfig,
+    record: &GameRecord,
+    round: usize,
+) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)?;
+    // A blank line after each game, before the next one's tags.
+    file.write_all(to_ptn(config, record, round).as_bytes())?;
+    file.write_all(b"\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::arena::game::{PlayedMove, TimeControl};
+    use cairn_tak::board::Komi;
+    use cairn_tak::notation::parse_file;
+
+    /// A match game is written with its tags, book plies marked, each engine ply's evaluation
+    /// as a comment, and the result; and reads back as the same moves and comments.
+    #[test]
+    fn a_match_game_as_ptn() {
+        let spec = "name=a cmd=cairn".parse::<EngineSpec>();
+        let config = MatchConfig {
+            engines: [spec.clone().unwrap(), spec.unwrap()],
+            size: 5,
+            settings: GameSettings {
+                komi: "2.5".parse::<Komi>().unwrap(),
+                tc: TimeControl {
+                    base_ms: 10_000,
+                    inc_ms: 100,
+                },
+                max_plies: 300,
+                nodes: None,
+            },
+            games: 2,
+            book: None,
+            book_start: 0,
+            concurrency: 1,
+            ptn: None,
+            sprt: None,
+        };
+        let played = |ptn: &str, eval| PlayedMove {
+            ptn: ptn.to_string(),
+            eval,
+        };
+        let record = GameRecord {
+            white: "a".to_string(),
+            black: "b \"q\"".to_string(),
+            opening: vec!["a1".to_string(), "e5".to_string()],
+            moves: vec![
+                played("c3", Some((45, 12, 0.654))),
+                played("2b2>11", None),
+                played("d4", Some((-120, 9, 1.0))),
+            ],
+            result: "R-0".to_string(),
+            termination: "road".to_string(),
+            winner: Some(Color::White),
+            broken: None,
+        };
+        let text = to_ptn(&config, &record, 3);
+        let date = cairn_engine::timestamp::today();
+        assert_eq!(
+            text,
+            format!(
+                "[Event \"cairn match\"]\n[Date \"{date}\"]\n[Round \"3\"]\n[Player1 \"a\"]\n\
+                 [Player2 \"b \\\"q\\\"\"]\n[Size \"5\"]\n[Komi \"2.5\"]\n[Clock \"10+0.1\"]\n\
+                 [Result \"R-0\"]\n[Termination \"road\"]\n\n\
+                 1. a1 {{book}} e5 {{book}}\n2. c3 {{+0.45/12 0.65s}} 2b2>11\n\
+                 3. d4 {{-1.20/9 1.00s}} R-0\n"
+            )
+        );
+        let game = &parse_file(&text).unwrap()[0];
+        assert_eq!(game.plies.len(), 5);
+        assert_eq!(game.plies[2].comments, ["+0.45/12 0.65s"]);
+        assert_eq!(game.result.as_deref(), Some("R-0"));
+    }
+}

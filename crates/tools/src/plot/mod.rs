@@ -1,0 +1,341 @@
+//! Pictures as SVG, drawn with `plotters` (its SVG backend, text laid out by its built-in
+//! estimate, so the same data always gives the same bytes on every machine).
+//!
+//! Two pictures:
+//! - [`eval_svg`]: a game's evaluation graph, as under a lichess game: White's winning chance
+//!   (0–100 %, 50 % marked) after every ply, the x axis in move numbers (Black's ply half a move
+//!   after White's). Each ply is one point: a circle for an evaluation, a triangle for a proven
+//!   result (labelled with the winner and `road` or `flats` where a proven run begins). Mistakes
+//!   (`?`) and blunders (`??`) are drawn larger, in orange and red, with their mark beside them;
+//!   a label is one text element (`?? White road` where both apply).
+//! - [`match_svg`]: a match: above, the first engine's Elo against the second after each game,
+//!   with its 95 % interval as a band (one point per game); below, the moves each engine played
+//!   per game, by kind (flats, walls, capstones, spreads), as bars.
+//!
+//! The pictures under `src/plot/pictures/` (shown in the README) were made by the commands that
+//! call these functions (`cairn analyze --game --plot`, `cairn report --plot`).
+
+use crate::arena::Elo;
+use crate::chance::Mark;
+use cairn_search::score::WinKind;
+use cairn_tak::board::Color;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::style::Color as _;
+
+/// One ply of an evaluation graph.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalPoint {
+    /// Where on the x axis: the move number, plus one half for Black's ply.
+    pub x: f64,
+    /// White's winning chance after the ply, in percent.
+    pub white: f64,
+    /// The mark the ply earned, if any (only mistakes and blunders are drawn).
+    pub mark: Option<Mark>,
+    /// For a proven result: who wins and how.
+    pub proven: Option<(Color, WinKind)>,
+}
+
+/// An evaluation graph: a title (players and result) and one point per ply.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalGraph {
+    /// The title.
+    pub title: String,
+    /// The plies in order.
+    pub points: Vec<EvalPoint>,
+}
+
+/// A match picture.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchGraph {
+    /// The title.
+    pub title: String,
+    /// The two engines' names; Elo is the first one's.
+    pub engines: [String; 2],
+    /// After each game: the Elo estimate and its 95 % interval.
+    pub elo: Vec<Elo>,
+    /// Per engine: its own moves per game, by kind ([`KINDS`] order).
+    pub kinds: [[f64; 4]; 2],
+}
+
+/// The kinds of move, in the order of [`MatchGraph::kinds`].
+pub const KINDS: [&str; 4] = ["flats", "walls", "capstones", "spreads"];
+
+/// The x position of a ply in an evaluation graph: its move number, plus ½ for Black.
+pub fn move_x(ply_from_start: u32) -> f64 {
+    f64::from(ply_from_start / 2 + 1) + if ply_from_start % 2 == 1 { 0.5 } else { 0.0 }
+}
+
+const EVAL_SIZE: (u32, u32) = (960, 480);
+const MATCH_SIZE: (u32, u32) = (960, 760);
+/// The Elo axis never reaches past this (a few games can give ±2400).
+const ELO_CAP: f64 = 800.0;
+const FONT: &str = "sans-serif";
+const LINE: RGBColor = RGBColor(40, 70, 140);
+const GRID: RGBColor = RGBColor(150, 150, 150);
+const MISTAKE: RGBColor = RGBColor(230, 140, 0);
+const BLUNDER: RGBColor = RGBColor(210, 30, 30);
+const PROVEN: RGBColor = RGBColor(110, 40, 150);
+const ENGINE: [RGBColor; 2] = [RGBColor(40, 70, 140), RGBColor(220, 120, 40)];
+
+fn failed<E: std::fmt::Debug>(e: E) -> String {
+    format!("drawing failed: {e:?}")
+}
+
+/// The evaluation graph as an SVG document.
+pub fn eval_svg(graph: &EvalGraph) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, EVAL_SIZE).into_drawing_area();
+        draw_eval(&root, graph).map_err(failed)?;
+        root.present().map_err(failed)?;
+    }
+    Ok(svg)
+}
+
+fn draw_eval(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    graph: &EvalGraph,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    root.fill(&WHITE)?;
+    let first = graph.points.first().map_or(1.0, |p| p.x);
+    let last = graph.points.last().map_or(2.0, |p| p.x);
+    let xs = (first - 0.5)..(last + 0.5).max(first + 1.0);
+    let mut chart = ChartBuilder::on(root)
+        .caption(&graph.title, (FONT, 20))
+        .margin(16)
+        .x_label_area_size(40)
+        .y_label_area_size(56)
+        .build_cartesian_2d(xs.clone(), 0.0..100.0)?;
+    chart
+        .configure_mesh()
+        .x_desc("move")
+        .y_desc("White's winning chance (%)")
+        .x_label_formatter(&|x| whole(*x))
+        .y_labels(11)
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .max_light_lines(0)
+        .label_style((FONT, 14))
+        .draw()?;
+    // 50 %: neither side ahead.
+    chart.draw_series(DashedLineSeries::new(
+        [(xs.start, 50.0), (xs.end, 50.0)],
+        6,
+        4,
+        GRID.stroke_width(1),
+    ))?;
+    chart.draw_series(LineSeries::new(
+        graph.points.iter().map(|p| (p.x, p.white)),
+        LINE.stroke_width(2),
+    ))?;
+    let small = (FONT, 13).into_font();
+    for i in 0..graph.points.len() {
+        let p = &graph.points[i];
+        let (color, size, words) = look(graph, i);
+        let at = EmptyElement::at((p.x, p.white));
+        match p.proven {
+            Some(_) => chart
+                .plotting_area()
+                .draw(&(at + TriangleMarker::new((0, 0), size + 2, color.filled())))?,
+            None => chart
+                .plotting_area()
+                .draw(&(at + Circle::new((0, 0), size, color.filled())))?,
+        }
+        let Some(words) = words else { continue };
+        // Above the point, or below it near the top; near either end of the axis the label
+        // runs inwards, so it is never cut off.
+        let up = p.white < 90.0;
+        let across = (p.x - xs.start) / (xs.end - xs.start);
+        let h = if across < 0.1 {
+            HPos::Left
+        } else if across > 0.9 {
+            HPos::Right
+        } else {
+            HPos::Center
+        };
+        let anchor = Pos::new(h, if up { VPos::Bottom } else { VPos::Top });
+        let text = Text::new(
+            words,
+            (0, if up { -9 } else { 9 }),
+            small.color(&color).pos(anchor),
+        );
+        chart
+            .plotting_area()
+            .draw(&(EmptyElement::at((p.x, p.white)) + text))?;
+    }
+    Ok(())
+}
+
+/// How point `i` is drawn: its colour, its size, and its label: the mark of a mistake or a
+/// blunder, and where a proven run begins, who wins and how.
+fn look(graph: &EvalGraph, i: usize) -> (RGBColor, u32, Option<String>) {
+    let p = &graph.points[i];
+    let mark = p.mark.filter(|&m| m >= Mark::Mistake);
+    let color = match (mark, p.proven) {
+        (Some(Mark::Blunder), _) => BLUNDER,
+        (Some(_), _) => MISTAKE,
+        (None, Some(_)) => PROVEN,
+        (None, None) => LINE,
+    };
+    let size = if mark.is_some() { 5 } else { 3 };
+    let starts_run = i == 0 || graph.points[i - 1].proven != p.proven;
+    let proven = p
+        .proven
+        .filter(|_| starts_run)
+        .map(|(winner, kind)| format!("{} {}", color_word(winner), kind.name()));
+    let words: Vec<String> = mark
+        .map(|m| m.ptn().to_string())
+        .into_iter()
+        .chain(proven)
+        .collect();
+    (color, size, (!words.is_empty()).then(|| words.join(" ")))
+}
+
+fn color_word(color: Color) -> &'static str {
+    match color {
+        Color::White => "White",
+        Color::Black => "Black",
+    }
+}
+
+/// A whole number as an axis label; nothing for a fraction.
+fn whole(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        String::new()
+    }
+}
+
+/// The match picture as an SVG document.
+pub fn match_svg(graph: &MatchGraph) -> Result<String, String> {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, MATCH_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(failed)?;
+        let body = root.titled(&graph.title, (FONT, 20)).map_err(failed)?;
+        let (upper, lower) = body.split_vertically(MATCH_SIZE.1 * 11 / 20);
+        draw_elo(&upper, graph).map_err(failed)?;
+        draw_kinds(&root, &lower, graph).map_err(failed)?;
+        root.present().map_err(failed)?;
+    }
+    Ok(svg)
+}
+
+fn draw_elo(
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    graph: &MatchGraph,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let n = graph.elo.len();
+    let clamp = |v: f64| v.clamp(-ELO_CAP, ELO_CAP);
+    let reach = graph
+        .elo
+        .iter()
+        .map(|e| clamp(e.high.max(-e.low)))
+        .fold(50.0f64, f64::max);
+    let top = (reach / 50.0).ceil() * 50.0;
+    let clipped = graph.elo.iter().any(|e| e.high.max(-e.low) > ELO_CAP);
+    let xs = 0.5..(n as f64 + 0.5).max(1.5);
+    let mut chart = ChartBuilder::on(area)
+        .caption(
+            format!(
+                "Elo of {} against {}, 95% interval{}",
+                graph.engines[0],
+                graph.engines[1],
+                if clipped { " (clipped at ±800)" } else { "" }
+            ),
+            (FONT, 16),
+        )
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(xs.clone(), -top..top)?;
+    chart
+        .configure_mesh()
+        .x_desc("games played")
+        .y_desc("Elo")
+        .x_label_formatter(&|x| whole(*x))
+        .y_label_formatter(&|y| format!("{y:+.0}"))
+        .max_light_lines(0)
+        .label_style((FONT, 14))
+        .draw()?;
+    let band: Vec<(f64, f64)> = graph
+        .elo
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ((i + 1) as f64, clamp(e.high)))
+        .chain(
+            graph
+                .elo
+                .iter()
+                .enumerate()
+                .rev()
+                .map(|(i, e)| ((i + 1) as f64, clamp(e.low))),
+        )
+        .collect();
+    chart.draw_series(std::iter::once(Polygon::new(band, LINE.mix(0.15).filled())))?;
+    chart.draw_series(DashedLineSeries::new(
+        [(xs.start, 0.0), (xs.end, 0.0)],
+        6,
+        4,
+        GRID.stroke_width(1),
+    ))?;
+    let line = graph
+        .elo
+        .iter()
+        .enumerate()
+        .map(|(i, e)| ((i + 1) as f64, clamp(e.elo)));
+    chart.draw_series(LineSeries::new(line.clone(), LINE.stroke_width(2)))?;
+    chart.draw_series(line.map(|p| Circle::new(p, 3, LINE.filled())))?;
+    Ok(())
+}
+
+fn draw_kinds(
+    root: &DrawingArea<SVGBackend<'_>, Shift>,
+    area: &DrawingArea<SVGBackend<'_>, Shift>,
+    graph: &MatchGraph,
+) -> Result<(), DrawingAreaErrorKind<std::io::Error>> {
+    let most = graph.kinds.iter().flatten().fold(1.0f64, |a, &b| a.max(b));
+    let mut chart = ChartBuilder::on(area)
+        .caption("Own moves per game, by kind", (FONT, 16))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(56)
+        .build_cartesian_2d(0.0..KINDS.len() as f64, 0.0..most * 1.2)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc("moves per game")
+        .max_light_lines(0)
+        .label_style((FONT, 14))
+        .draw()?;
+    for (e, name) in graph.engines.iter().enumerate() {
+        let color = ENGINE[e];
+        let left = 0.12 + 0.38 * e as f64;
+        chart
+            .draw_series(graph.kinds[e].iter().enumerate().map(|(k, &v)| {
+                let x = k as f64 + left;
+                Rectangle::new([(x, 0.0), (x + 0.38, v)], color.filled())
+            }))?
+            .label(name.as_str())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.9))
+        .border_style(GRID)
+        .label_font((FONT, 14))
+        .draw()?;
+    let below = (FONT, 14)
+        .into_font()
+        .color(&BLACK)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    for (k, kind) in KINDS.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(k as f64 + 0.5, 0.0));
+        root.draw(&Text::new(kind.to_string(), (x, y + 8), below.clone()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,758 @@
+//! `cairn tune`: self-play data generation and Texel tuning of the evaluation weights.
+//!
+//! - `--generate` plays games in-process ([`selfplay`]) and writes their positions with the game
+//!   results and search scores to a data file; `--shard I/N` plays one part of such a run,
+//!   `--siblings P` adds positions one random move off the games' lines for P% of them;
+//! - `--import` turns the games of PTN files into data lines ([`import`]);
+//! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
+//!   each round, and with `--write` overwrites that size's params file
+//!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header;
+//! - `--nnue` trains a network evaluation ([`network`], for [`cairn_tak::eval::nnue`]) on the same
+//!   data;
+//! - `--spsa` tunes the search's constants by self-play game pairs ([`spsa`]).
+
+pub mod import;
+pub mod network;
+pub mod selfplay;
+pub mod spsa;
+pub mod texel;
+
+use cairn_tak::board::Komi;
+use cairn_tak::eval::nnue::Network;
+use cairn_tak::eval::params::{self, WEIGHTS};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Arguments of `cairn tune`, as the command line gives them (with its defaults applied).
+#[derive(Clone, Debug)]
+pub struct TuneArgs {
+    /// Play self-play games and write their positions (instead of tuning).
+    pub generate: bool,
+    /// Train a network on `data` instead of the linear weights.
+    pub nnue: Option<NnueArgs>,
+    /// Tune the search's constants by SPSA, with this state file (instead of the weights).
+    pub spsa: Option<PathBuf>,
+    /// Network files to score on every line of `data` beside the linear evaluation (instead
+    /// of tuning).
+    pub score_nets: Vec<PathBuf>,
+    /// SPSA's end rate `r_end` (`spsa`).
+    pub spsa_rate: f64,
+    /// PTN files whose games become data lines in `out` (instead of tuning).
+    pub import: Vec<PathBuf>,
+    /// With `import`: the engine (a part of its player tag) whose comments' evaluations become
+    /// the positions' scores.
+    pub teacher: Option<String>,
+    /// How the teacher's comments give its evaluation.
+    pub teacher_units: import::TeacherUnits,
+    /// Play only this part of the games (`generate`).
+    pub shard: Option<selfplay::Shard>,
+    /// Percentage of the searched positions that also get an off-line sibling (`generate`).
+    pub siblings: u32,
+    /// Board size.
+    pub size: u8,
+    /// Games to play (`generate`).
+    pub games: u32,
+    /// Nodes searched per move (`generate`).
+    pub nodes: u64,
+    /// Komi, Black's favour (`generate`).
+    pub komi: Komi,
+    /// Seed of the random starts (`generate`).
+    pub seed: u64,
+    /// Data file to write (`generate`: default `target/tune-s<size>.txt`; `import`: required).
+    pub out: Option<PathBuf>,
+    /// Data files to tune on (each file's last `holdout` share validates).
+    pub data: Vec<PathBuf>,
+    /// Weight of the game result in the target; the rest is the recorded search score.
+    pub lambda: f64,
+    /// Start from (and with `l2`, stay near) another size's weights instead of this size's own.
+    pub start_from: Option<u8>,
+    /// The logistic scale K, fixed (default: fitted to the data; with `teacher`, the shipped
+    /// weights' K for reading expected scores).
+    pub k: Option<f64>,
+    /// Tuning rounds; the loss is printed after each.
+    pub rounds: u32,
+    /// Adam steps per round.
+    pub steps: u32,
+    /// Adam step size, in centiflats.
+    pub rate: f64,
+    /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
+    pub l2: f64,
+    /// Features to leave at their current weights, by name.
+    pub freeze: Vec<String>,
+    /// Share of the positions (the last ones) held out for validation.
+    pub holdout: f64,
+    /// Overwrite the size's params file with the tuned weights.
+    pub write: bool,
+    /// Folder of the params files (`write`).
+    pub params_dir: PathBuf,
+}
+
+/// How `cairn tune --nnue` trains a network.
+#[derive(Clone, Debug)]
+pub struct NnueArgs {
+    /// The network file to write.
+    pub out: PathBuf,
+    /// Passes over the training positions.
+    pub epochs: u32,
+    /// Positions per Adam step.
+    pub batch: usize,
+    /// Adam's step size in the first epoch.
+    pub rate: f64,
+    /// The step size is multiplied by this after each epoch.
+    pub decay: f64,
+    /// Train on the 8 symmetries of each position.
+    pub augment: bool,
+    /// Train a correction to the linear evaluation rather than a whole evaluation.
+    pub residual: bool,
+    /// The share of the correction written (residual only).
+    pub residual_scale: ResidualScale,
+    /// Weight of a sibling's error in training against a game position's 1.
+    pub sibling_weight: f64,
+    /// A network to start from (a fine-tune) instead of random weights.
+    pub init: Option<PathBuf>,
+}
+
+/// The share of a residual network's correction that `cairn tune --nnue` writes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ResidualScale {
+    /// This share, in (0, 1].
+    Fixed(f64),
+    /// The share, in steps of 0.05, whose validation losses on the games' positions and on
+    /// the siblings are lowest against the linear evaluation's (see [`network::best_scale`]).
+    Auto,
+}
+
+impl std::str::FromStr for ResidualScale {
+    type Err = String;
+
+    /// `auto` or a number (checked for its range where the network is trained).
+    fn from_str(text: &str) -> Result<Self, String> {
+        if text.eq_ignore_ascii_case("auto") {
+            return Ok(ResidualScale::Auto);
+        }
+        text.parse::<f64>()
+            .map(ResidualScale::Fixed)
+            .map_err(|_| format!("`{text}`: expected a share of the correction (0 to 1) or auto"))
+    }
+}
+
+/// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
+pub fn run(args: TuneArgs) -> i32 {
+    let size = args.size as usize;
+    let outcome = if let Some(path) = &args.spsa {
+        cairn_tak::with_size!(size, |N| run_spsa::<N>(&args, path), else unreachable!())
+    } else if args.generate {
+        cairn_tak::with_size!(size, |N| generate::<N>(&args), else unreachable!())
+    } else if !args.score_nets.is_empty() {
+        cairn_tak::with_size!(size, |N| score_nets::<N>(&args), else unreachable!())
+    } else if let Some(nnue) = &args.nnue {
+        cairn_tak::with_size!(size, |N| train_nnue::<N>(&args, nnue), else unreachable!())
+    } else if !args.import.is_empty() {
+        cairn_tak::with_size!(size, |N| import::<N>(&args), else unreachable!())
+    } else {
+        cairn_tak::with_size!(size, |N| tune::<N>(&args), else unreachable!())
+    };
+    match outcome {
+        Ok(()) => 0,
+        Err(message) => {
+            eprintln!("error: {message}");
+            1
+        }
+    }
+}
+
+fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    let path = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("target/tune-s{N}.txt")));
+    let name = path.display();
+    let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
+    let settings = selfplay::Settings {
+        games: args.games as usize,
+        nodes: args.nodes,
+        komi: args.komi,
+        seed: args.seed,
+        max_plies: 400,
+        shard: args.shard.unwrap_or(selfplay::Shard::WHOLE),
+        siblings: args.siblings,
+    };
+    let started = Instant::now();
+    let summary = selfplay::generate::<N>(&settings, &mut std::io::BufWriter::new(file))
+        .map_err(|e| format!("--out {name}: {e}"))?;
+    println!(
+        "{} games ({} white, {} black, {} draws = {:.1}%; {} roads, {} flats, {} unfinished), \
+         {} positions ({} of them siblings), {:.0} s -> {name}",
+        summary.games,
+        summary.white,
+        summary.black,
+        summary.draws,
+        100.0 * summary.draw_rate(),
+        summary.roads,
+        summary.flats,
+        summary.unfinished,
+        summary.positions,
+        summary.siblings,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> {
+    use cairn_search::Tunables;
+    let frozen = args
+        .freeze
+        .iter()
+        .map(|name| {
+            Tunables::index(name)
+                .ok_or_else(|| format!("--freeze: `{name}` is not a search constant"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    let settings = spsa::SpsaSettings {
+        pairs: (args.games as usize).div_ceil(2),
+        nodes: args.nodes,
+        komi: args.komi,
+        seed: args.seed,
+        max_plies: 300,
+        rate: args.spsa_rate,
+        frozen,
+    };
+    let started = Instant::now();
+    let state = spsa::run::<N>(&settings, path)?;
+    println!(
+        "{} pairs, score {:+.1} for the + side, {:.0} s -> {}",
+        state.done,
+        state.score,
+        started.elapsed().as_secs_f64(),
+        path.display()
+    );
+    let tuned = Tunables::from_values(&state.theta);
+    for (spec, (from, to)) in Tunables::SPECS
+        .iter()
+        .zip(Tunables::DEFAULT.values().into_iter().zip(tuned.values()))
+    {
+        println!("{:<20} {from:>8} -> {to}", spec.name);
+    }
+    println!("{}={}", cairn_search::params::TUNE_ENV, tuned.to_env());
+    Ok(())
+}
+
+fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    let path = args
+        .out
+        .clone()
+        .ok_or("--import needs --out FILE for the data lines")?;
+    let name = path.display();
+    // Read every input first, so that a missing one fails before anything is written.
+    let texts = args
+        .import
+        .iter()
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("--import {}: {e}", p.display())))
+        .collect::<Result<Vec<String>, String>>()?;
+    let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
+    let mut out = std::io::BufWriter::new(file);
+    use std::io::Write;
+    let files = args
+        .import
+        .iter()
+        .map(|p| {
+            p.file_name().map_or_else(
+                || p.display().to_string(),
+                |f| f.to_string_lossy().into_owned(),
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" ");
+    writeln!(
+        out,
+        "# cairn tune data: size {N}, games imported from {files}"
+    )
+    .map_err(|e| format!("--out {name}: {e}"))?;
+    let teacher = args.teacher.as_ref().map(|name| import::Teacher {
+        name: name.clone(),
+        units: args.teacher_units,
+        k: args.k.unwrap_or(cairn_tak::eval::SHIPPED_K),
+    });
+    let mut stats = import::ImportStats::default();
+    for (p, text) in args.import.iter().zip(&texts) {
+        let source = p.display().to_string();
+        import::import_ptn::<N>(text, &source, teacher.as_ref(), &mut out, &mut stats)?;
+        eprintln!("tune: {source}: {} games so far", stats.games);
+    }
+    out.flush().map_err(|e| format!("--out {name}: {e}"))?;
+    println!(
+        "{} games: {} used, {} of another size, {} without a result on the board, {} not \
+         replayable; {} positions ({} with a teacher's score) -> {name}",
+        stats.games,
+        stats.used,
+        stats.other_size,
+        stats.no_result,
+        stats.bad,
+        stats.positions,
+        stats.scored
+    );
+    if stats.used == 0 {
+        return Err(format!(
+            "--import: no {N}x{N} game with a result on the board"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks the result's weight in the target, which every fit and `--score-nets` read.
+fn check_lambda(args: &TuneArgs) -> Result<(), String> {
+    if !(0.0..=1.0).contains(&args.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
+    }
+    Ok(())
+}
+
+/// Checks the arguments every fit shares: the result's weight in the target and the share held
+/// out for validation.
+fn check_split(args: &TuneArgs) -> Result<(), String> {
+    check_lambda(args)?;
+    if !(0.0..0.9).contains(&args.holdout) {
+        return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
+    }
+    Ok(())
+}
+
+/// The logistic scale of a network fit or score: `--k`, or the shipped weights' scale.
+fn network_k(args: &TuneArgs) -> Result<f64, String> {
+    let k = args.k.unwrap_or(cairn_tak::eval::SHIPPED_K);
+    if !(k > 0.0 && k.is_finite()) {
+        return Err(format!("--k {k}: must be positive"));
+    }
+    Ok(k)
+}
+
+/// The network file `path` (named by `option` in errors), which must be for `N`×`N`.
+fn read_network<const N: usize>(path: &Path, option: &str) -> Result<Network, String> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| format!("{option} {name}: {e}"))?;
+    let net = Network::from_bytes(&bytes).map_err(|e| format!("{option} {name}: {e}"))?;
+    if net.size() != N {
+        return Err(format!(
+            "{option} {name}: a network for {0}x{0}, not {N}x{N}",
+            net.size()
+        ));
+    }
+    Ok(net)
+}
+
+/// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
+/// data files, split into the games' own positions and the siblings. Each round of training
+/// reports its losses on its own holdout; this scores networks of different rounds on the same
+/// lines, so they can be compared before their SPRT (give lines none of them was trained on).
+fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    use network::NetData;
+    if args.data.is_empty() {
+        return Err("--score-nets needs --data FILE to score the networks on".to_string());
+    }
+    // Every line is scored, so --holdout does not apply.
+    check_lambda(args)?;
+    let k = network_k(args)?;
+    let nets = args
+        .score_nets
+        .iter()
+        .map(|path| {
+            Ok((
+                path.display().to_string(),
+                read_network::<N>(path, "--score-nets")?,
+            ))
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let mut data = NetData::default();
+    for path in &args.data {
+        let file = path.display();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let (_, lines) =
+            NetData::read::<N>(&text, 1.0, false).map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!("tune: {file}: {} positions", lines.len());
+        data.append(lines)
+            .map_err(|e| format!("--data {file}: {e}"))?;
+    }
+    if data.is_empty() {
+        return Err("--data: no data lines to score on".to_string());
+    }
+    data.blend(args.lambda, k);
+    let linear = data.split_loss(None, k);
+    println!(
+        "{N}x{N}: {} game positions, {} siblings (lambda {}, K {k})",
+        linear.n_games, linear.n_siblings, args.lambda
+    );
+    let width = nets
+        .iter()
+        .map(|(name, _)| name.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    println!(
+        "{:<width$}  {:>9}  {:>9}  {:>9}",
+        "", "games", "siblings", "vs linear"
+    );
+    let row = |name: &str, loss: &network::SplitLoss| {
+        println!(
+            "{name:<width$}  {:>9.6}  {:>9.6}  {:>9.4}",
+            loss.games,
+            loss.siblings,
+            loss.relative_to(&linear)
+        );
+    };
+    row("linear", &linear);
+    for (name, net) in &nets {
+        row(name, &data.split_loss(Some(net), k));
+    }
+    Ok(())
+}
+
+/// `--nnue`: a network trained on the data files, written to its file.
+fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
+    use network::{Model, NetData, TrainConfig};
+    if args.data.is_empty() {
+        return Err("give --data FILE to train the network on".to_string());
+    }
+    check_split(args)?;
+    if !(nnue.rate > 0.0 && nnue.rate < 1.0) {
+        return Err(format!(
+            "--learning-rate {}: must be above 0 and below 1",
+            nnue.rate
+        ));
+    }
+    if !(nnue.decay > 0.0 && nnue.decay <= 1.0) {
+        return Err(format!(
+            "--decay {}: must be above 0 and at most 1",
+            nnue.decay
+        ));
+    }
+    if !(nnue.sibling_weight > 0.0 && nnue.sibling_weight <= 100.0) {
+        return Err(format!(
+            "--sibling-weight {}: must be above 0 and at most 100",
+            nnue.sibling_weight
+        ));
+    }
+    match nnue.residual_scale {
+        ResidualScale::Fixed(s) if !(s > 0.0 && s <= 1.0) => {
+            return Err(format!(
+                "--residual-scale {s}: must be above 0 and at most 1, or auto"
+            ));
+        }
+        ResidualScale::Fixed(1.0) => {}
+        _ if !nnue.residual => {
+            return Err("--residual-scale scales a correction: give --residual too".to_string());
+        }
+        _ => {}
+    }
+    let k = network_k(args)?;
+    let mut train = NetData::default();
+    let mut valid = NetData::default();
+    for path in &args.data {
+        let file = path.display();
+        let started = Instant::now();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let (t, v) = NetData::read::<N>(&text, args.holdout, nnue.augment)
+            .map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!(
+            "nnue: {file}: {} training samples, {} validation positions in {:.1} s",
+            t.len(),
+            v.len(),
+            started.elapsed().as_secs_f64()
+        );
+        train.append(t).map_err(|e| format!("--data {file}: {e}"))?;
+        valid.append(v).map_err(|e| format!("--data {file}: {e}"))?;
+    }
+    if train.is_empty() || valid.is_empty() {
+        return Err(format!(
+            "--data: {} training and {} validation positions; need some of each",
+            train.len(),
+            valid.len()
+        ));
+    }
+    train.blend(args.lambda, k);
+    valid.blend(args.lambda, k);
+    let mut model = match &nnue.init {
+        Some(path) => {
+            let net = read_network::<N>(path, "--init")?;
+            if net.is_residual() != nnue.residual {
+                let (kind, with) = if net.is_residual() {
+                    ("a residual", "with")
+                } else {
+                    ("a whole (not residual)", "without")
+                };
+                return Err(format!(
+                    "--init {}: {kind} network; train it {with} --residual",
+                    path.display()
+                ));
+            }
+            Model::from_network(&net)
+        }
+        None => Model::new(
+            cairn_tak::eval::nnue::Layout::of(N),
+            args.seed,
+            nnue.residual,
+        ),
+    };
+    let config = TrainConfig {
+        epochs: nnue.epochs,
+        batch: nnue.batch,
+        rate: nnue.rate as f32,
+        decay: nnue.decay as f32,
+        seed: args.seed,
+        sibling_weight: nnue.sibling_weight as f32,
+    };
+    let (float, quantised) = model.train(&train, &valid, &config);
+    let mut network = model.to_network();
+    if nnue.residual {
+        let scale = report_scales(&model, &valid, nnue.residual_scale);
+        if scale != 1.0 {
+            network = network.with_residual_scale(scale);
+            eprintln!("nnue: correction scaled by {scale:.2}");
+        }
+    }
+    let bytes = network.to_bytes();
+    let name = nnue.out.display();
+    std::fs::write(&nnue.out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
+    println!(
+        "{N}x{N} {}network: {} training samples, {} validation positions (lambda {}, K {k}); \
+         validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
+         {} bytes -> {name}",
+        if nnue.residual { "residual " } else { "" },
+        train.len(),
+        valid.len(),
+        args.lambda,
+        valid.linear_loss(k),
+        bytes.len()
+    );
+    Ok(())
+}
+
+/// Prints the validation losses of a residual `model` with its correction scaled, on the
+/// games' own positions and on the siblings, beside the linear evaluation's; returns the scale
+/// to write: `choice`'s, or the best of the steps for [`ResidualScale::Auto`].
+fn report_scales(model: &network::Model, valid: &network::NetData, choice: ResidualScale) -> f32 {
+    const STEPS: usize = 20;
+    let mut scales: Vec<f32> = (0..=STEPS).map(|i| i as f32 / STEPS as f32).collect();
+    let on_grid = |s: f64| scales.iter().position(|&g| (g as f64 - s).abs() < 1e-6);
+    let fixed = match choice {
+        ResidualScale::Fixed(s) => Some(on_grid(s).unwrap_or(STEPS + 1)),
+        ResidualScale::Auto => None,
+    };
+    if let (ResidualScale::Fixed(s), Some(i)) = (choice, fixed) {
+        if i > STEPS {
+            scales.push(s as f32);
+        }
+    }
+    let losses = model.scaled_losses(valid, &scales);
+    let linear = losses[0];
+    let chosen = fixed.unwrap_or_else(|| {
+        let best = network::best_scale(&scales[1..=STEPS], &losses[1..=STEPS], &linear);
+        scales.iter().position(|&g| g == best).expect("a step")
+    });
+    eprintln!(
+        "nnue: validation by share of the correction: {} game positions, {} siblings",
+        linear.n_games, linear.n_siblings
+    );
+    for (i, (&scale, loss)) in scales.iter().zip(&losses).enumerate() {
+        if i % 5 == 0 && i <= STEPS || i == chosen {
+            eprintln!(
+                "nnue:   scale {scale:.2}: games {:.6}, siblings {:.6}, against linear {:.4}{}",
+                loss.games,
+                loss.siblings,
+                loss.relative_to(&linear),
+                if i == chosen { " <- written" } else { "" }
+            );
+        }
+    }
+    scales[chosen]
+}
+
+fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+    if args.data.is_empty() {
+        return Err("give --data FILE to tune on (or --generate to make one)".to_string());
+    }
+    let name = args
+        .data
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(",");
+    check_split(args)?;
+    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
+        return Err(format!("--l2 {}: must be 0 or more", args.l2));
+    }
+    if !(args.rate > 0.0 && args.rate.is_finite()) {
+        return Err(format!("--rate {}: must be positive", args.rate));
+    }
+    let frozen = args
+        .freeze
+        .iter()
+        .map(|f| {
+            params::NAMES
+                .iter()
+                .position(|n| n == f)
+                .ok_or_else(|| format!("--freeze {f}: no such feature (see src/eval/params)"))
+        })
+        .collect::<Result<Vec<usize>, String>>()?;
+    let mut train = texel::Dataset::default();
+    let mut valid = texel::Dataset::default();
+    for path in &args.data {
+        let file = path.display();
+        let started = Instant::now();
+        let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
+        let mut part = texel::parse_data::<N>(&text).map_err(|e| format!("--data {file}: {e}"))?;
+        eprintln!(
+            "tune: {file}: {} positions ({} with a score) in {:.1} s",
+            part.len(),
+            part.scored(),
+            started.elapsed().as_secs_f64()
+        );
+        valid.append(part.split_off_tail(args.holdout));
+        train.append(part);
+    }
+    if train.len() < 10 {
+        return Err(format!(
+            "--data {name}: {} positions; need at least 10",
+            train.len()
+        ));
+    }
+    let draw_share = train.draw_share();
+    let summary = train.summary.clone();
+    let origin_size = args.start_from.map_or(N, usize::from);
+    let start = texel::to_model(WEIGHTS[origin_size]);
+    // K is fitted to the results alone; the scores are then read on that scale.
+    let k = match args.k {
+        Some(k) if k > 0.0 && k.is_finite() => k,
+        Some(k) => return Err(format!("--k {k}: must be positive")),
+        None => texel::fit_k(&train, &start),
+    };
+    train.blend(args.lambda, k);
+    valid.blend(args.lambda, k);
+    let loss = |data: &texel::Dataset, w: &[f64; texel::INPUTS]| {
+        if data.is_empty() {
+            f64::NAN
+        } else {
+            texel::loss(data, w, k)
+        }
+    };
+    let (first, first_valid) = (loss(&train, &start), loss(&valid, &start));
+    println!(
+        "{} positions ({} training, {} validation), {:.1}% from drawn games, {} with a score; \
+         K = {k:.6}; lambda {}; loss {first:.6}, validation {first_valid:.6}",
+        train.len() + valid.len(),
+        train.len(),
+        valid.len(),
+        100.0 * draw_share,
+        train.scored() + valid.scored(),
+        args.lambda
+    );
+    let mut trainer = texel::Trainer::new(start, k, args.rate);
+    trainer.l2 = args.l2;
+    for &i in &frozen {
+        trainer.frozen[2 * i] = true;
+        trainer.frozen[2 * i + 1] = true;
+    }
+    let mut rounds = Vec::new();
+    // Early stopping: keep the weights of the round with the lowest validation loss.
+    let mut best = (first_valid, 0, start);
+    for round in 1..=args.rounds {
+        let before = loss(&train, &trainer.w);
+        trainer.run(&train, args.steps as usize);
+        let after = loss(&train, &trainer.w);
+        let valid_after = loss(&valid, &trainer.w);
+        println!(
+            "round {round}: {} positions, loss {before:.6} -> {after:.6} (gain {:.6}), \
+             validation {valid_after:.6}",
+            train.len(),
+            before - after
+        );
+        rounds.push(format!(
+            "- round {round}: {before:.6} -> {after:.6} (validation {valid_after:.6})"
+        ));
+        if valid.is_empty() || valid_after < best.0 {
+            best = (valid_after, round, trainer.w);
+        }
+    }
+    println!("keeping round {} (lowest validation loss)", best.1);
+    let tuned = texel::from_model(&best.2);
+    let rounded = texel::to_model(&tuned);
+    let (last, last_valid) = (loss(&train, &rounded), loss(&valid, &rounded));
+    println!("rounded weights: loss {last:.6}, validation {last_valid:.6}");
+    for (i, (old, new)) in WEIGHTS[origin_size].0.iter().zip(&tuned.0).enumerate() {
+        if old != new {
+            println!("  {:<16} {:?} -> {:?}", params::NAMES[i], old, new);
+        }
+    }
+    if args.write {
+        let games = match &summary {
+            Some(s) => format!(
+                "{} games ({:.1}% drawn: {} white, {} black, {} draws; {} roads, {} flats)",
+                s.games,
+                100.0 * s.draw_rate(),
+                s.white,
+                s.black,
+                s.draws,
+                s.roads,
+                s.flats
+            ),
+            None => "games not recorded".to_string(),
+        };
+        let file_name = args
+            .data
+            .iter()
+            .map(|p| {
+                Path::new(p).file_name().map_or_else(
+                    || p.display().to_string(),
+                    |f| f.to_string_lossy().into_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut header = vec![
+            "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results"
+                .to_string(),
+            format!(
+                "blended with search scores, lambda {}); generated, do not edit by hand.",
+                args.lambda
+            ),
+            String::new(),
+            format!(
+                "Data: {file_name} ({}):",
+                train.origin.as_deref().unwrap_or("settings not recorded")
+            ),
+            format!("{games};"),
+            format!(
+                "{} positions ({} training, {} validation), {:.1}% of them from drawn games.",
+                train.len() + valid.len(),
+                train.len(),
+                valid.len(),
+                100.0 * draw_share
+            ),
+            format!(
+                "Started from the {origin_size}x{origin_size} weights; K = {k:.6}; {} rounds of {} \
+                 Adam steps (rate {}, l2 {}, frozen: {}); \
+                 training loss per round:",
+                args.rounds,
+                args.steps,
+                args.rate,
+                args.l2,
+                if args.freeze.is_empty() {
+                    "none".to_string()
+                } else {
+                    args.freeze.join(",")
+                }
+            ),
+        ];
+        header.extend(rounds);
+        header.push(String::new());
+        header.push(format!(
+            "Kept round {}: loss {first:.6} -> {last:.6} (rounded weights), validation \
+             {first_valid:.6} -> {last_valid:.6}.",
+            best.1
+        ));
+        let out = args.params_dir.join(format!("s{N}.rs"));
+        std::fs::write(&out, params::render(N, &tuned, &header))
+            .map_err(|e| format!("--write {}: {e}", out.display()))?;
+        println!("wrote {}", out.display());
+    }
+    Ok(())
+}
