@@ -4,6 +4,8 @@
 //! offending input, and the exit code is non-zero.
 
 mod analyze;
+#[cfg(test)]
+mod doc_commands;
 mod fuzz;
 mod openings;
 mod playtak;

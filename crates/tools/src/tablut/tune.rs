@@ -8,18 +8,9 @@
 //! it lost (Tablut has no draws), blended with the search's score of the position as Tak's data
 //! is. The weights are fitted with the logistic scale fixed at Tak's
 //! ([`cairn_tak::eval::SHIPPED_K`]), so that an evaluation means the same expected score in
-//! both games and the search's margins keep their sense. The weights in
-//! [`cairn_tablut::eval::WEIGHTS`] came from one round, started from the hand-set
-//! [`cairn_tablut::eval::HAND_WEIGHTS`] (1926 of the 2000 games finished; 120,430 training and 14,740
-//! validation positions; loss 0.08753/0.09632 → 0.05559/0.05514):
-//!
-//! ```text
-//! cairn tablut tune --games 2000 --nodes 3000 --seed 1 --weights=100,-55,60,1500,4,12,-35,-18,0
-//! ```
-//!
-//! At 0.1 s a move the fitted weights beat the hand-set ones 78–42 in 120 self-play games, both
-//! sides equal otherwise (`cairn tablut selfplay --pairs 20 --seed 2` and `--pairs 40 --seed 3`,
-//! `--first-ms 100 --second-ms 100 --first-weights` the fitted ones).
+//! both games and the search's margins keep their sense. How the shipped weights
+//! ([`cairn_tablut::eval::WEIGHTS`]) were made, and what they gained in play, is in
+//! docs/tablut.md.
 
 use crate::tune::texel::{self, Dataset, Trainer};
 use cairn_search::rng::Rng;
