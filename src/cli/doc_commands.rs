@@ -14,8 +14,9 @@ use clap::Parser;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Options whose value is a file or folder the command writes.
-const OUTPUT_OPTIONS: [&str; 8] = [
+/// Options whose value is a file or folder the command writes (or, for `--spsa`, a state
+/// file it starts when there is none).
+const OUTPUT_OPTIONS: [&str; 10] = [
     "--out",
     "--ptn",
     "--plot",
@@ -23,7 +24,19 @@ const OUTPUT_OPTIONS: [&str; 8] = [
     "--log-file",
     "--ptn-dir",
     "--nnue",
+    "--games-out",
+    "--spsa",
     "--json-out",
+];
+
+/// Options whose value is text, never a file, even when it holds a `/`.
+const TEXT_OPTIONS: [&str; 6] = [
+    "--tps",
+    "--moves",
+    "--position",
+    "--shard",
+    "--seek",
+    "--allow-origin",
 ];
 
 /// Extensions that mark a word as a file name even without a `/`.
@@ -175,7 +188,7 @@ fn problems_of(root: &Path, command: &DocCommand, made: &mut BTreeSet<String>) -
             _ => (previous, word.as_str()),
         };
         // `--data a.txt,b.txt` names two files; a TPS or a move list names none.
-        let text_values = ["--tps", "--moves"].contains(&option) || value.contains(' ');
+        let text_values = TEXT_OPTIONS.contains(&option) || value.contains(' ');
         let files = value.split(',').filter(|v| !text_values && is_repo_file(v));
         for value in files {
             if OUTPUT_OPTIONS.contains(&option) {
