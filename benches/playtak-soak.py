@@ -143,7 +143,7 @@ class Server:
 
 def cairn_playtak(cairn, args, log, env_extra=None):
     env = dict(os.environ, CAIRN_PLAYTAK_PASSWORD="password",
-               RUST_LOG="warn,cairn::playtak=info", **(env_extra or {}))
+               RUST_LOG="warn,cairn_engine::playtak=info", **(env_extra or {}))
     return subprocess.Popen(["nice", "-n", "10", cairn, "playtak", *args], env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                             stderr=open(log, "w"))
