@@ -3,7 +3,6 @@
 //! Results go to stdout; progress and errors go to stderr. Every error is one line naming the
 //! offending input, and the exit code is non-zero.
 
-mod analyze;
 #[cfg(test)]
 mod doc_commands;
 mod fuzz;
@@ -47,7 +46,7 @@ enum Command {
     /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
     Ws(ws::WsCli),
     /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
-    Analyze(Box<analyze::AnalyzeCli>),
+    Analyze(Box<cairn_tools::analyze::AnalyzeArgs>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
     #[command(after_help = "Examples:\n  \
         cairn perft --size 6 --depth 5\n  \
@@ -199,7 +198,7 @@ pub fn run() -> i32 {
         Some(Command::Playtak(args)) => {
             return cairn_engine::playtak::run(&(*args).into(), transcript)
         }
-        Some(Command::Analyze(args)) => cairn_tools::analyze::run(&(*args).into()),
+        Some(Command::Analyze(args)) => cairn_tools::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args.into()),

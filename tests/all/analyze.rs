@@ -2,8 +2,10 @@
 //! and annotated PTN are checked against the rules.
 
 use crate::common::Scratch;
+use cairn_search::score::{Score, WinKind};
 use cairn_tak::board::{Color, GameResult, Position};
 use cairn_tak::notation::{parse_file, parse_move, replay, tps};
+use serde::Deserialize;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
@@ -20,6 +22,13 @@ fn stdout(out: &Output) -> String {
 
 fn stderr(out: &Output) -> String {
     String::from_utf8(out.stderr.clone()).expect("utf-8 stderr")
+}
+
+/// The stdout of a run that must succeed.
+fn succeeds(args: &[&str]) -> String {
+    let out = cairn(args);
+    assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    stdout(&out)
 }
 
 /// White to move has a road in one (e5); Black threatens one too (e2).
@@ -239,6 +248,240 @@ fn annotated_game_as_json_lines() {
         assert_eq!(row["ply"], i + 1);
     }
     assert_eq!(rows[11]["eval"]["win"], true, "the last ply wins");
+}
+
+/// A score as `--json` writes it: an evaluation in centiflats or a proven result.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(untagged)]
+enum ScoreDoc {
+    Eval { cp: i32 },
+    Proven { win: bool, plies: u32, kind: Kind },
+}
+
+/// How a proven result is reached, as `--json` names it.
+#[derive(Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Kind {
+    Road,
+    Flats,
+}
+
+impl ScoreDoc {
+    /// The score the document stands for.
+    fn score(self) -> Score {
+        match self {
+            ScoreDoc::Eval { cp } => Score(cp),
+            ScoreDoc::Proven { win, plies, kind } => {
+                let kind = match kind {
+                    Kind::Road => WinKind::Outright,
+                    Kind::Flats => WinKind::Count,
+                };
+                if win {
+                    Score::win_in(plies, kind)
+                } else {
+                    Score::loss_in(plies, kind)
+                }
+            }
+        }
+    }
+}
+
+/// One position's `--json` document, every key of it.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct PositionDoc {
+    size: usize,
+    tps: String,
+    side_to_move: String,
+    komi: f64,
+    #[serde(rename = "static")]
+    static_eval: ScoreDoc,
+    depth: u32,
+    nodes: u64,
+    time_ms: u64,
+    nps: u64,
+    score: ScoreDoc,
+    score_white: ScoreDoc,
+    win_pct: f64,
+    win_pct_white: f64,
+    best: String,
+    lines: Vec<LineDoc>,
+    link: Option<String>,
+}
+
+/// One line of a position's document.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct LineDoc {
+    multipv: usize,
+    depth: u32,
+    score: ScoreDoc,
+    score_white: ScoreDoc,
+    win_pct: f64,
+    win_pct_white: f64,
+    pv: Vec<String>,
+}
+
+/// One ply of an annotated game's `--json` lines, every key of it.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct PlyDoc {
+    ply: usize,
+    #[serde(rename = "move")]
+    mv: String,
+    eval: ScoreDoc,
+    depth: u32,
+    win_pct: f64,
+    win_pct_white: f64,
+    best: Option<String>,
+    best_eval: Option<ScoreDoc>,
+    best_win_pct: Option<f64>,
+    drop_pct: f64,
+    flag: String,
+}
+
+/// Two winning chances of the same search, each rounded to 0.1, agree.
+fn same_chance(a: f64, b: f64) -> bool {
+    (a - b).abs() < 0.051
+}
+
+/// The percent of a text report's `56.5%`.
+fn chance_in(text: &str) -> f64 {
+    text.strip_suffix('%')
+        .and_then(|t| t.parse().ok())
+        .unwrap_or_else(|| panic!("a winning chance: {text}"))
+}
+
+/// The JSON of one position, read into typed fields, says what the text report of the same
+/// search says; White's view is the side to move's turned over.
+#[test]
+fn position_json_has_typed_fields_that_match_the_text_report() {
+    let args = [
+        "analyze",
+        "--size",
+        "5",
+        "--moves",
+        "a1 e5 c3",
+        "--komi",
+        "1.5",
+        "--depth",
+        "4",
+        "--threads",
+        "1",
+        "--multipv",
+        "2",
+    ];
+    let json = succeeds(&[&args[..], &["--json"]].concat());
+    let doc: PositionDoc = serde_json::from_str(json.trim()).expect("a position document");
+    let mut pos = Position::<5>::start();
+    for m in ["a1", "e5", "c3"] {
+        pos.make(parse_move(&pos, m).unwrap());
+    }
+    assert_eq!((doc.size, doc.side_to_move.as_str()), (5, "black"));
+    assert_eq!(doc.tps, tps::to_tps(&pos));
+    assert_eq!(doc.komi, 1.5);
+    assert_eq!(doc.depth, 4);
+    assert!(
+        doc.nodes > 0 && doc.nps > 0 && doc.time_ms < 60_000,
+        "{doc:?}"
+    );
+    assert_eq!(doc.link, None);
+    assert_eq!(doc.score_white.score(), -doc.score.score());
+    assert!(
+        same_chance(doc.win_pct + doc.win_pct_white, 100.0),
+        "{doc:?}"
+    );
+    assert_eq!(doc.lines.len(), 2);
+    for (i, line) in doc.lines.iter().enumerate() {
+        assert_eq!((line.multipv, line.depth), (i + 1, 4));
+        assert_eq!(line.score_white.score(), -line.score.score());
+        assert!(same_chance(line.win_pct + line.win_pct_white, 100.0));
+    }
+    assert_eq!(doc.lines[0].pv[0], doc.best);
+    assert_eq!(doc.lines[0].score, doc.score);
+    // The same search as text.
+    let text = succeeds(&args);
+    let static_eval = Score::short(doc.static_eval.score());
+    assert!(
+        text.contains(&format!("Static    {static_eval} for Black")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("Best move {}\n", doc.best)),
+        "{text}"
+    );
+    for line in &doc.lines {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("PV {:<6} ", line.multipv)))
+            .unwrap_or_else(|| panic!("PV {}: {text}", line.multipv));
+        let words: Vec<&str> = row.split_whitespace().collect();
+        assert_eq!(words[2], Score::short(line.score.score()), "{row}");
+        assert!(same_chance(chance_in(words[3]), line.win_pct), "{row}");
+        assert_eq!(words[4..], line.pv, "{row}");
+    }
+}
+
+/// The JSON lines of an annotated game, read into typed fields, say what the annotated PTN of
+/// the same searches says: the move, the `eval/depth chance` comment, the mark and the better
+/// move.
+#[test]
+fn game_json_has_typed_fields_that_match_the_annotated_ptn() {
+    let dir = Scratch::new("analyze-json-fields");
+    let path = dir.file("fields.ptn", BLUNDERS_3X3);
+    let args = [
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--threads",
+        "1",
+    ];
+    let rows: Vec<PlyDoc> = succeeds(&[&args[..], &["--json"]].concat())
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
+        .collect();
+    let annotated = parse_file(&succeeds(&args)).expect("annotated PTN")[0].clone();
+    assert_eq!(rows.len(), annotated.plies.len());
+    for (i, (row, ply)) in rows.iter().zip(&annotated.plies).enumerate() {
+        assert_eq!(row.ply, i + 1);
+        assert_eq!(row.mv, ply.mv.to_string());
+        assert_eq!(row.flag, ply.annotations, "ply {}", row.ply);
+        let comment: Vec<&str> = ply.comments[0].split_whitespace().collect();
+        let eval = format!("{}/{}", Score::short(row.eval.score()), row.depth);
+        assert_eq!(comment[0], eval, "ply {}", row.ply);
+        assert!(
+            same_chance(chance_in(comment[1]), row.win_pct),
+            "{comment:?}"
+        );
+        // Plies alternate, White first: White's chance is the mover's or its complement.
+        let white = if i % 2 == 0 {
+            row.win_pct
+        } else {
+            100.0 - row.win_pct
+        };
+        assert!(same_chance(white, row.win_pct_white), "ply {}", row.ply);
+        match (&row.best, row.best_eval, row.best_win_pct) {
+            (Some(best), Some(best_eval), Some(best_pct)) => {
+                assert!(same_chance(row.drop_pct, (best_pct - row.win_pct).max(0.0)));
+                if !row.flag.is_empty() {
+                    let shown = format!("best {best} {}", Score::short(best_eval.score()));
+                    assert!(ply.comments[0].contains(&shown), "{comment:?}");
+                }
+            }
+            (None, None, None) => {
+                assert_eq!((row.drop_pct, row.flag.as_str()), (0.0, ""));
+            }
+            other => panic!(
+                "ply {}: best, its eval and chance go together: {other:?}",
+                row.ply
+            ),
+        }
+    }
+    // Both kinds of ply are in the game: the missed wins and the best moves played.
+    assert!(rows.iter().filter(|r| r.flag == "??").count() >= 2);
+    assert!(rows.iter().any(|r| r.best.is_none()));
 }
 
 #[test]
