@@ -40,7 +40,7 @@
 //! the linear terms miss, and starts from the linear evaluation's knowledge of roads.
 //!
 //! **Where it stands** (6×6, komi 2): a first round on 935,592 self-play positions
-//! (`cairn tune --generate --size 6 --games 12000 --nodes 3000 --half-komi 4 --seed 21`, in 4
+//! (`cairn tune --generate --size 6 --games 12000 --nodes 3000 --komi 2 --seed 21`, in 4
 //! shards), trained with `--lambda 0.5 --k 0.0026 --holdout 0.05 --epochs 5 --batch 16384
 //! --learning-rate 0.002 --decay 0.6` (7.1 M samples with the symmetries, 20 s an epoch on 2
 //! cores). Validation loss: linear evaluation 0.05260, whole network 0.04831, residual network
@@ -77,7 +77,7 @@
 //! `s6-r5.nnue` (in the history, no longer in the tree), built in from its SPRT until `s6-r6`
 //! replaced it, was the same recipe on data
 //! from the engine of its day:
-//! `cairn tune --generate --size 6 --half-komi 4 --games 40000 --nodes 8000 --seed 61
+//! `cairn tune --generate --size 6 --komi 2 --games 40000 --nodes 8000 --seed 61
 //! --siblings 50 --shard I/80` for shards 1 to 18 (9,000 games; 1,074,208 lines, 273 k of them
 //! siblings), then `cairn tune --data <the 18 shards> --size 6 --lambda 0.5 --k 0.0026 --holdout
 //! 0.05 --epochs 6 --batch 16384 --learning-rate 0.001 --decay 0.6 --residual --residual-scale
@@ -90,7 +90,7 @@
 //!
 //! `s5-r1.nnue`, built in for 5×5 from its SPRT until `s5-r2` replaced it, is the same recipe at
 //! 5×5: `cairn tune
-//! --generate --size 5 --half-komi 4 --games 40000 --nodes 8000 --seed 71 --siblings 50
+//! --generate --size 5 --komi 2 --games 40000 --nodes 8000 --seed 71 --siblings 50
 //! --shard I/80` for shards 1 to 12 (6,000 games, 466,915 lines), then the same fit with `--size
 //! 5`; `--residual-scale auto` kept 0.85 of the correction. Validation (23,348 held-out lines):
 //! game positions 0.03721 linear, 0.03172 the network; siblings 0.01856 linear, 0.01633 the
@@ -199,7 +199,7 @@
 //! bench` with it, `s6-r10` and `s7-r1`: 793,841 nodes.
 //!
 //! `s7-r1.nnue`, built in as Cairn's 7×7 evaluation, is the first round at 7×7: `cairn
-//! tune --generate --size 7 --half-komi 4 --games 40000 --nodes 8000 --seed 81 --siblings 50
+//! tune --generate --size 7 --komi 2 --games 40000 --nodes 8000 --seed 81 --siblings 50
 //! --shard I/80` for shards 1 to 12, played by the engine with the 7×7 linear weights (6,000
 //! games, 956,830 lines, about 43 games a minute per core), then a fit from random weights on
 //! shards 3 to 12 (796,816 lines; `--epochs 3 --learning-rate 0.001 --decay 0.5 --sibling-weight
