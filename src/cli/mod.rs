@@ -13,7 +13,7 @@ use cairn_tools::arena::MatchArgs;
 use cairn_tools::fuzz::FuzzArgs;
 use cairn_tools::openings::OpeningsArgs;
 use cairn_tools::perft::{PerftArgs, PerftDepth};
-use cairn_tools::report::ReportArgs;
+use cairn_tools::report::{summary_line, ReportArgs};
 use cairn_tools::tablut::args::TablutCommand;
 use cairn_tools::tactics::TacticsArgs;
 use cairn_tools::tune::TuneArgs;
@@ -300,20 +300,14 @@ fn bench(depth: u32, threads: usize) {
     );
 }
 
+/// `cairn match`: the summary line, the pairs and the SPRT on stdout; the picture with `--plot`.
 fn run_match(args: &MatchArgs) -> Result<(), String> {
     let config = args.config()?;
     let outcome = cairn_tools::arena::run(&config)?;
-    let t = outcome.tally;
+    let names = [&*config.engines[0].name, &*config.engines[1].name];
     println!(
-        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, elo {:.1}, forfeits {}/{}",
-        config.engines[0].name,
-        config.engines[1].name,
-        t.wins,
-        t.losses,
-        t.draws,
-        t.games(),
-        100.0 * t.score(),
-        t.elo(),
+        "{}, forfeits {}/{}",
+        summary_line(names, &outcome.tally),
         outcome.forfeits[0],
         outcome.forfeits[1]
     );

@@ -387,18 +387,11 @@ impl MatchReport {
         )
     }
 
-    /// The title of the picture and the first line of the text.
+    /// The title of the picture and the first line of the text: the [`summary_line`].
     pub fn title(&self) -> String {
-        let t = &self.engines[0].score;
-        format!(
-            "{} vs {}: +{} -{} ={}, Elo {} ({} games)",
-            self.engines[0].name,
-            self.engines[1].name,
-            t.wins,
-            t.losses,
-            t.draws,
-            t.elo(),
-            self.games.len()
+        summary_line(
+            [&self.engines[0].name, &self.engines[1].name],
+            &self.engines[0].score,
         )
     }
 
@@ -523,6 +516,22 @@ impl MatchReport {
         );
         out
     }
+}
+
+/// A match in one line, from the first engine's point of view, as `cairn match` ends and
+/// `cairn report` begins: `alpha vs beta: +2 -1 =1 (4 games), score 62.5%, Elo +89 [-184, +361]`.
+pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
+    format!(
+        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, Elo {}",
+        names[0],
+        names[1],
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.games(),
+        100.0 * tally.score(),
+        tally.elo()
+    )
 }
 
 /// Arguments of `cairn report`.
