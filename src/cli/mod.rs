@@ -5,19 +5,20 @@
 
 #[cfg(test)]
 mod doc_commands;
-mod fuzz;
-mod openings;
-mod playtak;
-mod report;
 mod tablut;
-mod tactics;
-mod tune;
-mod ws;
 
-use cairn_tak::board::Position;
-use cairn_tak::movegen::perft_divide;
-use cairn_tak::notation::{parse_file, play_line, replay_any, tps, Tps};
-use clap::{Args, Parser, Subcommand};
+use cairn_engine::playtak::PlaytakArgs;
+use cairn_engine::ws::WsArgs;
+use cairn_tak::notation::{parse_file, replay_any};
+use cairn_tools::arena::MatchArgs;
+use cairn_tools::fuzz::FuzzArgs;
+use cairn_tools::openings::OpeningsArgs;
+use cairn_tools::perft::{PerftArgs, PerftDepth};
+use cairn_tools::report::{summary_line, ReportArgs};
+use cairn_tools::tablut::args::TablutCommand;
+use cairn_tools::tactics::TacticsArgs;
+use cairn_tools::tune::TuneArgs;
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -44,14 +45,10 @@ enum Command {
     )]
     Tei,
     /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
-    Ws(ws::WsCli),
+    Ws(WsArgs),
     /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
     Analyze(Box<cairn_tools::analyze::AnalyzeArgs>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
-    #[command(after_help = "Examples:\n  \
-        cairn perft --size 6 --depth 5\n  \
-        cairn perft --tps \"x5/x2,2S,x2/x2,121,x2/x5/x5 1 4\" --depth 3 --divide\n  \
-        cairn perft --size 5 --moves \"a1 e5 c3\" --depth 4 --threads 2")]
     Perft(PerftArgs),
     /// Search the fixed bench positions at a fixed depth on one thread: the search fingerprint.
     #[command(
@@ -67,19 +64,10 @@ enum Command {
         depth: u32,
     },
     /// Play a match between two TEI engines (Cairn or any other) and report Elo and SPRT.
-    #[command(
-        after_help = "Engine spec: \"cmd=PATH [name=NAME] [arg=ARG]... [option.NAME=VALUE]...\"\n\n\
-        Examples:\n  \
-        cairn match --engine \"cmd=target/release/cairn name=new\" --engine \"cmd=./cairn-old name=old\" \\\n    \
-        --size 6 --tc 10+0.1 --komi 2 --book openings/6s_4ply.txt --games 200 --concurrency 2 \\\n    \
-        --ptn games.ptn --sprt \"elo0=0 elo1=10 alpha=0.05 beta=0.05\"\n  \
-        cairn match --engine \"cmd=target/release/cairn name=a\" --engine \"cmd=target/release/cairn name=b\" \\\n    \
-        --size 5 --games 10 --plot match.svg"
-    )]
     Match(MatchArgs),
     /// Summarise a match file: score, Elo and 95% interval by colour, endings, moves by kind,
     /// time and depth per move, game length; optionally a picture and PTN Ninja links.
-    Report(report::ReportCli),
+    Report(ReportArgs),
     /// Replay every game of a PTN file by the rules and print its final TPS and result.
     #[command(
         after_help = "Prints one line per game: <final TPS><TAB><result>, where the result \
@@ -91,15 +79,15 @@ enum Command {
         file: PathBuf,
     },
     /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
-    Openings(openings::OpeningsCli),
+    Openings(OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
-    Tactics(tactics::TacticsCli),
+    Tactics(TacticsArgs),
     /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
-    Fuzz(fuzz::FuzzCli),
+    Fuzz(FuzzArgs),
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
-    Tune(Box<tune::TuneCli>),
+    Tune(Box<TuneArgs>),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
-    Playtak(Box<playtak::PlaytakCli>),
+    Playtak(Box<PlaytakArgs>),
     /// Tablut, the second game on Cairn's search: analyse, count moves, play in the terminal.
     ///
     /// A position is one line: the ranks from 9 down to 1 separated by `/`, each written from
@@ -107,77 +95,7 @@ enum Command {
     /// `b` or `w` for the side to move. The start is
     /// `3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/4B4/3BBB3 b` (also `startpos`).
     #[command(subcommand)]
-    Tablut(tablut::TablutCommand),
-}
-
-#[derive(Args)]
-struct PerftArgs {
-    /// Board size (3-8) of the empty board [default: 6]; with --tps it must match the TPS.
-    #[arg(long, value_parser = cairn_tak::board::parse_size)]
-    size: Option<u8>,
-    /// Start from this TPS instead of the empty board.
-    #[arg(long)]
-    tps: Option<String>,
-    /// Plies to play first, in PTN, separated by spaces.
-    #[arg(long)]
-    moves: Option<String>,
-    /// Deepest depth to count; every depth from 1 up is printed.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=64))]
-    depth: u32,
-    /// Also print the leaf count below each root move at the deepest depth.
-    #[arg(long)]
-    divide: bool,
-    /// Threads; the root moves are split between them.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: u16,
-}
-
-#[derive(Args)]
-struct MatchArgs {
-    /// An engine spec (give exactly two); results are from the first one's point of view.
-    #[arg(long = "engine", required = true, num_args = 1)]
-    engines: Vec<String>,
-    /// Board size (3-8).
-    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
-    size: u8,
-    /// Time control, base+increment in seconds.
-    #[arg(long, default_value = "10+0.1")]
-    tc: String,
-    /// Komi in flats (the help text gives its range).
-    #[arg(long, default_value_t = 0.0, allow_negative_numbers = true,
-          help = format!("Komi in flats ({})", cairn_tak::board::Komi::RANGE_TEXT))]
-    komi: f64,
-    /// Number of games (rounded up to pairs: each opening is played with both colours).
-    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
-    games: u32,
-    /// Opening book: one opening per line, plies separated by spaces.
-    #[arg(long)]
-    book: Option<PathBuf>,
-    /// The book's opening of the first pair of games (1 = its first line); later pairs take the
-    /// next ones, wrapping around. Two matches run side by side start far apart so they do not
-    /// repeat each other's openings.
-    #[arg(long, requires = "book", value_parser = clap::value_parser!(u32).range(1..))]
-    book_start: Option<u32>,
-    /// Games played at once.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
-    concurrency: u16,
-    /// Append every game to this PTN file.
-    #[arg(long)]
-    ptn: Option<PathBuf>,
-    /// Stop when the test decides: "elo0=E0 elo1=E1 alpha=A beta=B".
-    #[arg(long)]
-    sprt: Option<String>,
-    /// Stop a game unfinished (*, a draw) after this many plies.
-    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..))]
-    max_plies: u32,
-    /// Search every move to this many nodes (`go nodes N`) instead of by the clock (--tc is
-    /// not used; the PTN's Event tag names the node count): results that do not depend on the machine's load, for
-    /// two versions of an engine with the same speed per node.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    nodes: Option<u64>,
-    /// At the end, draw the match as SVG (as `cairn report --plot` does).
-    #[arg(long, value_name = "SVG")]
-    plot: Option<PathBuf>,
+    Tablut(TablutCommand),
 }
 
 /// Runs the command line; returns the process exit code.
@@ -194,21 +112,16 @@ pub fn run() -> i32 {
         }
     };
     let outcome = match cli.command {
-        Some(Command::Ws(args)) => return cairn_engine::ws::run(&args.into(), transcript),
-        Some(Command::Playtak(args)) => {
-            return cairn_engine::playtak::run(&(*args).into(), transcript)
-        }
+        Some(Command::Ws(args)) => return cairn_engine::ws::run(&args, transcript),
+        Some(Command::Playtak(args)) => return cairn_engine::playtak::run(&args, transcript),
         Some(Command::Analyze(args)) => cairn_tools::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
-        Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args.into()),
+        Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
-        Some(Command::Report(args)) => cairn_tools::report::run(&args.into()),
-        Some(Command::Openings(args)) => match args.job() {
-            Ok(job) => return cairn_tools::openings::run(&job),
-            Err(message) => Err(message),
-        },
-        Some(Command::Tune(args)) => return cairn_tools::tune::run((*args).into()),
+        Some(Command::Report(args)) => cairn_tools::report::run(&args),
+        Some(Command::Openings(args)) => return cairn_tools::openings::run(&args),
+        Some(Command::Tune(args)) => return cairn_tools::tune::run(*args),
         Some(Command::Fuzz(args)) => return fuzz(&args),
         Some(Command::Tablut(command)) => tablut::run(&command),
         Some(Command::Bench { depth, threads }) => {
@@ -274,58 +187,33 @@ fn transcript(cli: &Cli) -> Result<Option<cairn_engine::tei::Transcript>, String
         .map_err(|e| format!("--log-file {}: {e}", path.display()))
 }
 
+/// `cairn perft`: a line per depth (after the root moves' counts with `--divide`), progress on
+/// stderr once a depth has run a second, at most once a second.
 fn perft(args: &PerftArgs) -> Result<(), String> {
-    let size = match &args.tps {
-        Some(text) => {
-            let tps: Tps = text.parse().map_err(|e| format!("--tps \"{text}\": {e}"))?;
-            if let Some(size) = args.size.filter(|&s| s as usize != tps.size) {
-                return Err(format!(
-                    "--size {size} does not match the {}x{} --tps",
-                    tps.size, tps.size
-                ));
-            }
-            tps.size
+    let second = Duration::from_secs(1);
+    let last_report = Mutex::new(Instant::now());
+    let progress = |depth: u32, done: usize, total: usize, elapsed: Duration| {
+        let mut last = last_report.lock().expect("progress lock");
+        if elapsed >= second && last.elapsed() >= second {
+            *last = Instant::now();
+            eprintln!(
+                "perft {depth}: {done}/{total} root moves, {:.1} s",
+                elapsed.as_secs_f64()
+            );
         }
-        None => args.size.unwrap_or(6) as usize,
     };
-    cairn_tak::with_size!(size, |N| perft_sized::<N>(args), else Err(format!("unsupported size {size}")))
-}
-
-fn perft_sized<const N: usize>(args: &PerftArgs) -> Result<(), String> {
-    let mut pos = match &args.tps {
-        Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
-        None => Position::<N>::start(),
-    };
-    play_line(&mut pos, args.moves.as_deref().unwrap_or(""), |_, _| {})
-        .map_err(|e| format!("--moves {e}"))?;
-    let threads = args.threads as usize;
-    for depth in 1..=args.depth {
-        let started = Instant::now();
-        let last_report = Mutex::new(started);
-        let progress = |done: usize, total: usize| {
-            let mut last = last_report.lock().expect("progress lock");
-            if last.elapsed() >= Duration::from_secs(1) {
-                *last = Instant::now();
-                eprintln!(
-                    "perft {depth}: {done}/{total} root moves, {:.1} s",
-                    started.elapsed().as_secs_f64()
-                );
-            }
-        };
-        let divided = perft_divide(&pos, depth, threads, progress);
-        let leaves: u64 = divided.iter().map(|&(_, n)| n).sum();
-        let secs = started.elapsed().as_secs_f64();
-        if args.divide && depth == args.depth {
-            for (mv, n) in &divided {
-                println!("{} {n}", mv.ptn::<N>());
-            }
+    cairn_tools::perft::run(args, progress, |count: &PerftDepth| {
+        for (mv, n) in &count.divided {
+            println!("{mv} {n}");
         }
+        let secs = count.elapsed.as_secs_f64();
         println!(
-            "perft {depth} {leaves} {secs:.3} s {:.1} Mnps",
-            leaves as f64 / secs.max(1e-9) / 1e6
+            "perft {} {} {secs:.3} s {:.1} Mnps",
+            count.depth,
+            count.leaves,
+            count.leaves as f64 / secs.max(1e-9) / 1e6
         );
-    }
-    Ok(())
+    })
 }
 
 fn replay(file: &PathBuf) -> Result<(), String> {
@@ -366,13 +254,12 @@ fn replay(file: &PathBuf) -> Result<(), String> {
 
 /// `cairn fuzz`: progress on stderr, one line per target and a total on stdout, each failure on
 /// stderr; exit code 1 if anything failed.
-fn fuzz(args: &fuzz::FuzzCli) -> i32 {
-    let config = cairn_tools::fuzz::FuzzConfig::from(args);
+fn fuzz(args: &FuzzArgs) -> i32 {
     // The sessions log every error they answer; unless asked for, keep only real errors.
     if std::env::var_os("RUST_LOG").is_none() {
         log::set_max_level(log::LevelFilter::Error);
     }
-    let report = cairn_tools::fuzz::run(&config, |p| {
+    let report = cairn_tools::fuzz::run(args, |p| {
         eprintln!(
             "fuzz {}: {}/{} inputs, {} failed, {:.1} s",
             p.target,
@@ -394,8 +281,8 @@ fn fuzz(args: &fuzz::FuzzCli) -> i32 {
         report.inputs(),
         report.failed(),
         report.inputs() as f64 / secs.max(1e-9),
-        config.seed,
-        config.threads
+        args.seed,
+        args.threads
     );
     i32::from(report.failed() > 0)
 }
@@ -414,93 +301,14 @@ fn bench(depth: u32, threads: usize) {
     );
 }
 
-fn parse_sprt(text: &str) -> Result<cairn_tools::arena::Sprt, String> {
-    let mut sprt = cairn_tools::arena::Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    for part in text.split_whitespace() {
-        let (key, value) = part
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt `{part}`: expected key=value"))?;
-        let value: f64 = value
-            .parse()
-            .map_err(|_| format!("--sprt `{part}`: not a number"))?;
-        match key {
-            "elo0" => sprt.elo0 = value,
-            "elo1" => sprt.elo1 = value,
-            "alpha" => sprt.alpha = value,
-            "beta" => sprt.beta = value,
-            _ => {
-                return Err(format!(
-                    "--sprt `{key}`: expected elo0, elo1, alpha or beta"
-                ))
-            }
-        }
-    }
-    let valid = |p: f64| p > 0.0 && p < 0.5;
-    if sprt.elo1 <= sprt.elo0 || !valid(sprt.alpha) || !valid(sprt.beta) {
-        return Err(format!(
-            "--sprt \"{text}\": need elo1 > elo0 and 0 < alpha, beta < 0.5"
-        ));
-    }
-    Ok(sprt)
-}
-
+/// `cairn match`: the summary line, the pairs and the SPRT on stdout; the picture with `--plot`.
 fn run_match(args: &MatchArgs) -> Result<(), String> {
-    use cairn_tools::arena::{self, EngineSpec, GameSettings, MatchConfig, TimeControl};
-    if args.engines.len() != 2 {
-        return Err(format!(
-            "give exactly two --engine specs, not {}",
-            args.engines.len()
-        ));
-    }
-    let spec = |i: usize| {
-        args.engines[i]
-            .parse::<EngineSpec>()
-            .map_err(|e| format!("--engine: {e}"))
-    };
-    let komi = cairn_tak::board::Komi::from_flats(args.komi)
-        .map_err(|e| format!("--komi {}: {e}", args.komi))?;
-    let book = match &args.book {
-        Some(path) => Some(
-            std::fs::read_to_string(path).map_err(|e| format!("--book {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
-    let config = MatchConfig {
-        engines: [spec(0)?, spec(1)?],
-        size: args.size as usize,
-        settings: GameSettings {
-            komi,
-            tc: args
-                .tc
-                .parse::<TimeControl>()
-                .map_err(|e| format!("--tc: {e}"))?,
-            max_plies: args.max_plies,
-            nodes: args.nodes,
-        },
-        games: args.games as usize,
-        book,
-        book_start: args.book_start.map_or(0, |n| n as usize - 1),
-        concurrency: args.concurrency as usize,
-        ptn: args.ptn.clone(),
-        sprt: args.sprt.as_deref().map(parse_sprt).transpose()?,
-    };
-    let outcome = arena::run(&config)?;
-    let t = outcome.tally;
+    let config = args.config()?;
+    let outcome = cairn_tools::arena::run(&config)?;
+    let names = [&*config.engines[0].name, &*config.engines[1].name];
     println!(
-        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, elo {:.1}, forfeits {}/{}",
-        config.engines[0].name,
-        config.engines[1].name,
-        t.wins,
-        t.losses,
-        t.draws,
-        t.games(),
-        100.0 * t.score(),
-        t.elo(),
+        "{}, forfeits {}/{}",
+        summary_line(names, &outcome.tally),
         outcome.forfeits[0],
         outcome.forfeits[1]
     );
@@ -522,13 +330,4 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
         cairn_tools::report::write_plot(&report, path)?;
     }
     Ok(())
-}
-
-/// A `--half-komi` argument: an integer number of half flats.
-fn half_komi_arg(text: &str) -> Result<cairn_tak::board::Komi, String> {
-    use cairn_tak::board::{Komi, HALF_KOMI_TEXT};
-    text.parse::<i64>()
-        .ok()
-        .and_then(|halves| Komi::from_halves(halves).ok())
-        .ok_or_else(|| format!("must be {HALF_KOMI_TEXT}"))
 }

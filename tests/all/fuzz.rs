@@ -4,18 +4,19 @@
 //! The full run (10^7 inputs, see the README) is `cairn fuzz --inputs 10000000`.
 
 use cairn_search::{Limits, TimeManager};
-use cairn_tools::fuzz::{self, generate::Corpus, FuzzConfig, Target, Verdict};
+use cairn_tools::fuzz::{self, generate::Corpus, FuzzArgs, Target, Verdict};
 use std::time::Duration;
 
 #[test]
 fn a_short_run_of_every_target_finds_nothing() {
-    let config = FuzzConfig {
+    let config = FuzzArgs {
         inputs: 25_000,
         seed: 11,
         threads: 2,
-        targets: Target::ALL.to_vec(),
-        timeout: Duration::from_secs(60),
+        targets: Vec::new(),
+        timeout: 60,
     };
+    assert_eq!(config.targets(), Target::ALL, "no --target: all of them");
     let report = fuzz::run(&config, |_| {});
     let failures: Vec<String> = report.failures.iter().map(|f| f.to_string()).collect();
     assert!(failures.is_empty(), "{}", failures.join("\n"));

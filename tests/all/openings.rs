@@ -259,7 +259,10 @@ fn cli_writes_a_book_and_rejects_bad_input() {
         ("--size 9 --plies 2 --max-eval 20", "--size"),
         ("--size 6 --plies 5 --max-eval 20", "--plies"),
         ("--size 6 --plies 2", "--max-eval"),
-        ("--size 6 --plies 2 --max-eval 9 --komi 0.3", "--komi 0.3"),
+        (
+            "--size 6 --plies 2 --max-eval 9 --komi 0.3",
+            "invalid value '0.3' for '--komi <KOMI>': must be a multiple of 0.5 from -5 to 5",
+        ),
         (
             "--size 3 --plies 1 --max-eval 9 --out /nonexistent-dir/book.txt",
             "--out /nonexistent-dir/book.txt",

@@ -1331,25 +1331,54 @@ fn several_seeks_in_turn() {
     peer.expect("quit");
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(0), "{stderr}");
-    // A bad seek is refused before connecting, naming the text and the fault.
-    for (seek, error) in [
-        ("9 60+0", "`9` is not a board size"),
-        ("5", "no time control"),
-        ("5 60+0 komi x", "komi `x` is not a number"),
-        ("5 60+0 komi 9", "the server allows 0 to 4"),
-        ("5 60+0 blue", "unknown word `blue`"),
-    ] {
+    // Bad options are refused before connecting: the exit code and stderr.
+    let refused = |option: &str, value: &str| {
         let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args(["playtak", "--server", &addr, "--seek", seek])
+            .args(["playtak", "--server", &addr, option, value])
             .stdin(Stdio::null())
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        (out.status.code(), stderr)
+    };
+    // A bad seek is named with its text and the fault.
+    for (seek, error) in [
+        ("9 60+0", "`9` is not a board size"),
+        ("5", "no time control"),
+        (
+            "5 60+0 komi x",
+            "komi `x`: the server allows 0 to 4 in steps of 0.5",
+        ),
+        (
+            "5 60+0 komi 9",
+            "komi `9`: the server allows 0 to 4 in steps of 0.5",
+        ),
+        (
+            "5 60+0 komi 4.5",
+            "--komi 4.5: the server allows 0 to 4 in steps of 0.5",
+        ),
+        ("5 60+0 blue", "unknown word `blue`"),
+    ] {
+        let (code, stderr) = refused("--seek", seek);
+        assert_eq!(code, Some(1), "{stderr}");
         assert!(
             stderr.starts_with(&format!("error: --seek \"{seek}\": ")) && stderr.contains(error),
             "{stderr}"
         );
+    }
+    // `--komi` is read in flats as every subcommand reads it, then held to the server's range.
+    for (komi, code, error) in [
+        (
+            "0.3",
+            2,
+            "error: invalid value '0.3' for '--komi <KOMI>': must be a multiple of 0.5 from -5 to 5",
+        ),
+        ("-1", 1, "error: --komi -1: the server allows 0 to 4 in steps of 0.5"),
+        ("4.5", 1, "error: --komi 4.5: the server allows 0 to 4 in steps of 0.5"),
+    ] {
+        let (status, stderr) = refused("--komi", komi);
+        assert_eq!(status, Some(code), "{stderr}");
+        assert!(stderr.starts_with(error), "{stderr}");
     }
 }
 

@@ -89,7 +89,7 @@ fn report_counts_every_part_of_the_match() {
     // alpha: won games 1 and 2, lost 3, drew 4 (unfinished): 62.5 %, with a Wilson interval as
     // wide as four games deserve.
     assert!(
-        text.starts_with("alpha vs beta: +2 -1 =1, Elo +89 [-184, +361] (4 games)"),
+        text.starts_with("alpha vs beta: +2 -1 =1 (4 games), score 62.5%, Elo +89 [-184, +361]\n"),
         "{text}"
     );
     assert!(line("alpha  ").starts_with("alpha +2 -1 =1 62.5% +89 [-184, +361] "));

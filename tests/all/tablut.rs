@@ -836,7 +836,7 @@ fn the_command_line_counts_analyses_and_explains_bad_input() {
 
 #[test]
 fn tuning_fits_the_weights_to_self_play_and_repeats() {
-    let config = cairn_tools::tablut::tune::TuneConfig {
+    let config = cairn_tools::tablut::tune::TuneArgs {
         games: 12,
         nodes: 300,
         random_plies: 4,
@@ -845,7 +845,7 @@ fn tuning_fits_the_weights_to_self_play_and_repeats() {
         steps: 300,
         rate: 1.0,
         lambda: 0.5,
-        weights: cairn_tablut::eval::HAND_WEIGHTS,
+        weights: Some(cairn_tablut::eval::HAND_WEIGHTS),
     };
     let report = cairn_tools::tablut::tune::run(&config).unwrap();
     assert!(report.games >= 10, "{report:?}");

@@ -490,6 +490,15 @@ fn bad_tune_arguments_are_named() {
         (&["--generate", "--shard", "x"][..], "--shard"),
         (&["--generate", "--siblings", "101"][..], "--siblings"),
         (
+            &["--generate", "--komi", "0.3"][..],
+            "invalid value '0.3' for '--komi <KOMI>': must be a multiple of 0.5 from -5 to 5",
+        ),
+        (
+            &["--generate", "--komi", "5.5"][..],
+            "'5.5' for '--komi <KOMI>'",
+        ),
+        (&["--generate", "--half-komi", "4"][..], "'--half-komi'"),
+        (
             &["--import", "/nonexistent/cairn.ptn", "--out", "/tmp/x"][..],
             "--import",
         ),
@@ -504,6 +513,37 @@ fn bad_tune_arguments_are_named() {
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
+}
+
+/// `cairn tune --generate --komi` takes flats, and the data file records the komi in half
+/// flats, in its header and on every line (the format `--data` reads).
+#[test]
+fn generate_takes_komi_in_flats_and_writes_half_flats() {
+    let out_path = std::env::temp_dir().join(format!("cairn-komi-{}.txt", std::process::id()));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["tune", "--generate", "--size", "3", "--games", "2"])
+        .args(["--nodes", "50", "--komi", "-1.5", "--out"])
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&out_path).unwrap_or_default();
+    let _ = std::fs::remove_file(&out_path);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        text.lines().next(),
+        Some("# cairn tune data: size 3, half komi -3, 2 games, 50 nodes per move, seed 1")
+    );
+    let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
+    assert!(!lines.is_empty());
+    assert!(
+        lines.iter().all(|l| l.split('\t').nth(2) == Some("-3")),
+        "{text}"
+    );
 }
 
 /// `cairn tune --import` writes a header naming the files, then the positions, and reports the

@@ -6,7 +6,7 @@
 //!   [`chance`]: evaluations as winning chances;
 //! - [`openings`]: balanced opening books; [`tune`]: self-play data and evaluation fitting;
 //! - [`tactics`]: the prover and the search on tactics files; [`fuzz`]: random and broken
-//!   input through every parser and TEI session;
+//!   input through every parser and TEI session; [`perft`]: leaf counts of the move tree;
 //! - [`tablut`]: Tablut's analysis, perft, terminal play, self-play and tuning.
 
 pub mod analyze;
@@ -15,6 +15,7 @@ pub mod chance;
 pub mod fuzz;
 pub mod ninja;
 pub mod openings;
+pub mod perft;
 pub mod plot;
 pub mod report;
 pub mod tablut;

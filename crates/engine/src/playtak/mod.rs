@@ -16,7 +16,7 @@ pub mod transport;
 
 use crate::engine;
 use crate::tei::Transcript;
-use cairn_tak::board::reserves_for_size;
+use cairn_tak::board::{reserves_for_size, Komi};
 use client::{AcceptFilter, Config, Login, Mode};
 use protocol::{Seek, SeekColor};
 use std::path::PathBuf;
@@ -32,77 +32,132 @@ pub const PASSWORD_ENV: &str = "CAIRN_PLAYTAK_PASSWORD";
 /// runs the clock from when it sent the opponent's move.
 pub const DEFAULT_MOVE_OVERHEAD_MS: u64 = 150;
 
-/// `cairn playtak` arguments, as the command line gives them (with its defaults applied).
-#[derive(Debug, Clone)]
+/// `cairn playtak` arguments.
+#[derive(clap::Args, Debug, Clone)]
+#[command(after_help = "Examples:\n  \
+    CAIRN_PLAYTAK_PASSWORD=... cairn playtak --user MyBot --size 6 --tc 900+10 --komi 2 --ptn-dir games\n  \
+    cairn playtak --size 5 --tc 300+5 --games 1          (as a guest)\n  \
+    cairn playtak --user MyBot --password-file pw.txt --accept SomePlayer")]
 pub struct PlaytakArgs {
-    /// Server as HOST:PORT (the command line's default is [`DEFAULT_SERVER`]).
+    /// Server as HOST:PORT (the public server's telnet port by default; a HOST alone gets port
+    /// 10000), or ws://HOST:PORT/ for a WebSocket port.
+    #[arg(long, default_value = DEFAULT_SERVER, value_name = "HOST:PORT")]
     pub server: String,
     /// Connect to the server's WebSocket endpoint (ws://HOST:PORT/, subprotocol `binary`).
+    #[arg(long)]
     pub websocket: bool,
     /// Account name; without it Cairn logs in as a guest.
+    #[arg(long, value_name = "NAME")]
     pub user: Option<String>,
-    /// File whose first line is the password (else the variable [`PASSWORD_ENV`]).
+    /// File whose first line is the password (else $CAIRN_PLAYTAK_PASSWORD).
+    #[arg(long, value_name = "PATH", requires = "user")]
     pub password_file: Option<PathBuf>,
-    /// Board size of the seek.
+    /// Board size of the seek (3-8).
+    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
-    /// Time control of the seek: starting seconds + increment seconds (`900+10`).
+    /// Time control of the seek: starting seconds + increment seconds.
+    #[arg(long, default_value = "900+10", value_name = "SECONDS+INC")]
     pub tc: String,
     /// Colour Cairn asks for.
+    #[arg(long, value_enum, default_value_t = SeekColor::Any)]
     pub color: SeekColor,
     /// Komi in flats (0 to 4, in steps of 0.5).
-    pub komi: f64,
+    #[arg(long, default_value_t = Komi::ZERO, allow_negative_numbers = true)]
+    pub komi: Komi,
     /// Stones per player (only the standard count for the size is played).
+    #[arg(long, value_name = "N")]
     pub flats: Option<u32>,
     /// Capstones per player (only the standard count for the size is played).
+    #[arg(long, value_name = "N")]
     pub caps: Option<u32>,
     /// Seek an unrated game.
+    #[arg(long)]
     pub unrated: bool,
     /// Seek a tournament game.
+    #[arg(long)]
     pub tournament: bool,
-    /// Extra time, `MOVE+SECONDS`: seconds added to each clock when a player reaches the move.
+    /// Extra time: SECONDS added to each clock when a player reaches move MOVE.
+    #[arg(long, value_name = "MOVE+SECONDS")]
     pub extra_time: Option<String>,
     /// Only this player may accept the seek.
+    #[arg(long, value_name = "NAME")]
     pub opponent: Option<String>,
-    /// Seeks to post in turn, one after each game, each `SIZE SECONDS+INC [komi K]
-    /// [white|black|any] [rated|unrated]` (the other seek options apply to all); none: the seek
-    /// of `size`, `tc`, `komi`, `color` and `unrated`.
+    /// A seek to post, `"SIZE SECONDS+INC [komi K] [white|black|any] [rated|unrated]"`; give it
+    /// several times to post them in turn, one after each game (instead of --size, --tc, --komi).
+    #[arg(long = "seek", value_name = "SEEK", conflicts_with_all = ["size", "tc", "komi"])]
     pub seeks: Vec<String>,
-    /// Accept the seeks of this player (`*`: anyone's) instead of seeking.
+    /// Accept the seeks of this player (* for anyone) instead of seeking.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["opponent", "seeks"])]
     pub accept: Option<String>,
-    /// When accepting: only these board sizes (empty: any).
-    pub accept_sizes: Vec<u8>,
-    /// When accepting: only a starting time in this range, `MIN-MAX` seconds.
+    /// With --accept: only these board sizes.
+    #[arg(long, value_name = "SIZES", value_delimiter = ',', requires = "accept",
+          value_parser = cairn_tak::board::parse_size)]
+    pub accept_size: Vec<u8>,
+    /// With --accept: only a starting time from MIN to MAX seconds.
+    #[arg(long, value_name = "MIN-MAX", requires = "accept")]
     pub accept_time: Option<String>,
-    /// When accepting: only rated (`Some(true)`) or only unrated (`Some(false)`) games.
-    pub accept_rated: Option<bool>,
-    /// Resign games lost by Cairn's own judgement.
-    pub resign: bool,
-    /// No chat with the opponent.
-    pub quiet: bool,
+    /// With --accept: only rated games.
+    #[arg(long, requires = "accept", conflicts_with = "accept_unrated")]
+    pub accept_rated: bool,
+    /// With --accept: only unrated games.
+    #[arg(long, requires = "accept")]
+    pub accept_unrated: bool,
     /// Stop after this many finished games (default: play until stopped).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub games: Option<u32>,
     /// Grant the opponent's undo requests.
+    #[arg(long)]
     pub accept_undo: bool,
     /// Accept draw offers when the evaluation says Cairn is not winning.
+    #[arg(long)]
     pub accept_draw: bool,
+    /// Resign a lost game: a loss the search proves, or 6 moves in a row evaluated below -8 flats.
+    #[arg(long)]
+    pub resign: bool,
+    /// No chat: no greeting, no reply when an undo or a draw is declined.
+    #[arg(long)]
+    pub quiet: bool,
     /// Write each finished game as a PTN file into this directory.
+    #[arg(long, value_name = "DIR")]
     pub ptn_dir: Option<PathBuf>,
     /// Transposition table, MiB.
+    #[arg(long, default_value_t = engine::DEFAULT_HASH_MB, value_name = "MB")]
     pub hash: usize,
     /// Search threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub threads: u16,
-    /// Time kept in hand per move for the network, ms (the command line's default is
-    /// [`DEFAULT_MOVE_OVERHEAD_MS`]).
+    /// Time kept in hand per move for the network, ms.
+    #[arg(long, default_value_t = DEFAULT_MOVE_OVERHEAD_MS, value_name = "MS")]
     pub move_overhead: u64,
-    /// A draw's cost to the bot, centiflats ([`engine::Options::contempt`]).
+    /// How much worse than even a draw is for the bot, in centiflats (-100 to 100; above 0 it
+    /// avoids a draw for any line it judges better than that; the TEI option `Contempt`).
+    #[arg(long, default_value_t = 0, allow_hyphen_values = true,
+          value_parser = clap::value_parser!(i32).range(-100..=100), value_name = "CENTIFLATS")]
     pub contempt: i32,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
+    #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
-    /// Seconds after a PING with no line back before the link counts as dead.
+    /// Seconds after a PING with no line back before the link counts as dead and is made again.
+    #[arg(long, default_value_t = 10.0, hide = true)]
     pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
+    #[arg(long, default_value_t = 1000, hide = true)]
     pub reconnect_delay: u64,
 }
+
+impl PlaytakArgs {
+    /// When accepting: only rated (`Some(true)`) or only unrated (`Some(false)`) games.
+    fn accept_rated(&self) -> Option<bool> {
+        match (self.accept_rated, self.accept_unrated) {
+            (true, _) => Some(true),
+            (_, true) => Some(false),
+            _ => None,
+        }
+    }
+}
+
+/// The server's komi range (within Cairn's), in words.
+const SERVER_KOMI: &str = "the server allows 0 to 4 in steps of 0.5";
 
 /// Runs `cairn playtak`; returns the exit code.
 pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
@@ -250,9 +305,9 @@ fn accept_filter(name: &str, args: &PlaytakArgs) -> Result<AcceptFilter, String>
     };
     Ok(AcceptFilter {
         player,
-        sizes: args.accept_sizes.iter().map(|&s| s as usize).collect(),
+        sizes: args.accept_size.iter().map(|&s| s as usize).collect(),
         time,
-        rated: args.accept_rated,
+        rated: args.accept_rated(),
     })
 }
 
@@ -273,7 +328,7 @@ fn seek_option(text: &str, args: &PlaytakArgs) -> Result<Seek, String> {
                 let komi = words.next().unwrap_or_default();
                 one.komi = komi
                     .parse()
-                    .map_err(|_| bad(format!("komi `{komi}` is not a number")))?;
+                    .map_err(|_| bad(format!("komi `{komi}`: {SERVER_KOMI}")))?;
             }
             "white" => one.color = SeekColor::White,
             "black" => one.color = SeekColor::Black,
@@ -356,15 +411,10 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
         return Err("--tc: the starting time must be at least 1 second".to_string());
     }
     // The server's own range, within Cairn's.
-    let komi = cairn_tak::board::Komi::from_flats(args.komi)
-        .ok()
-        .filter(|k| (0..=8).contains(&k.halves()))
-        .ok_or_else(|| {
-            format!(
-                "--komi {}: the server allows 0 to 4 in steps of 0.5",
-                args.komi
-            )
-        })?;
+    let komi = args.komi;
+    if !(0..=8).contains(&komi.halves()) {
+        return Err(format!("--komi {komi}: {SERVER_KOMI}"));
+    }
     let Some((stones, capstones)) = reserves_for_size(size) else {
         return Err(format!("--size {size}: Cairn plays 3 to 8"));
     };

@@ -488,8 +488,8 @@ pub fn move_to_server(mv: &PtnMove) -> Option<String> {
     }
 }
 
-/// The colour a seek asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The colour a seek asks for (the values of `--color`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum SeekColor {
     /// The seeker plays White.
     White,

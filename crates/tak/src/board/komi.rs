@@ -71,7 +71,7 @@ impl Komi {
 }
 
 /// A komi in flats as people and files write it: `2`, `2.5`, `-1.5`, `+2`, `2.50` (surrounding
-/// spaces ignored); no exponents, no other fractions.
+/// spaces ignored); no exponents, no other fractions. Every `--komi` option reads its value so.
 impl FromStr for Komi {
     type Err = KomiError;
 

@@ -9,11 +9,13 @@
 //! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
 //! share its colour bias, which the pairs take out).
 
+mod args;
 mod book;
 mod game;
 mod process;
 mod stats;
 
+pub use args::MatchArgs;
 pub use game::{GameRecord, GameSettings, TimeControl};
 pub use process::{EngineProcess, EngineSpec};
 pub use stats::{Elo, Pairs, Sprt, SprtState, Tally};

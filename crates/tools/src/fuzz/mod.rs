@@ -38,8 +38,8 @@ use std::sync::mpsc::{channel, RecvTimeoutError};
 use std::sync::{Arc, Mutex, Once};
 use std::time::{Duration, Instant};
 
-/// What is fuzzed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// What is fuzzed (the values of `--target`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, clap::ValueEnum)]
 pub enum Target {
     /// TPS positions.
     Tps,
@@ -80,19 +80,47 @@ impl fmt::Display for Target {
     }
 }
 
-/// A fuzz run.
-#[derive(Clone, Debug)]
-pub struct FuzzConfig {
+/// The arguments of `cairn fuzz`: a fuzz run.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "Prints one line per target and a total; exits 1 if anything failed.\n\n\
+    Examples:\n  \
+    cairn fuzz --inputs 100000\n  \
+    nice -n 19 cairn fuzz --inputs 10000000 --seed 1 --threads 1\n  \
+    cairn fuzz --target tps --target move --inputs 1000000 --seed 7"
+)]
+pub struct FuzzArgs {
     /// Inputs in all, shared equally by the targets.
+    #[arg(long, default_value_t = 1_000_000)]
     pub inputs: u64,
-    /// The seed of every input.
+    /// Seed of every input; the same seed gives the same inputs.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads per target.
-    pub threads: usize,
-    /// The targets, in order.
+    /// Worker threads per target (for the session target: sessions at once).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub threads: u16,
+    /// Fuzz only this target (repeatable); all of them without it.
+    #[arg(long = "target", value_enum)]
     pub targets: Vec<Target>,
+    /// How long one input may take before it counts as a hang, in seconds.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..))]
+    pub timeout: u64,
+}
+
+impl FuzzArgs {
+    /// The targets to run, in order: those given, or all of them.
+    pub fn targets(&self) -> &[Target] {
+        if self.targets.is_empty() {
+            &Target::ALL
+        } else {
+            &self.targets
+        }
+    }
+
     /// How long one input may take before it counts as a hang.
-    pub timeout: Duration,
+    fn timeout(&self) -> Duration {
+        Duration::from_secs(self.timeout)
+    }
 }
 
 /// How one input fared.
@@ -202,19 +230,19 @@ pub struct Progress {
 }
 
 /// Runs the inputs of every target in turn, calling `progress` now and then.
-pub fn run(config: &FuzzConfig, progress: impl Fn(&Progress)) -> FuzzReport {
+pub fn run(args: &FuzzArgs, progress: impl Fn(&Progress)) -> FuzzReport {
     install_panic_hook();
     let started = Instant::now();
-    let corpus = Arc::new(Corpus::new(config.seed, 24));
-    let targets = config.targets.len().max(1) as u64;
+    let corpus = Arc::new(Corpus::new(args.seed, 24));
+    let targets = args.targets().len() as u64;
     let mut report = FuzzReport {
         targets: Vec::new(),
         failures: Vec::new(),
         elapsed: Duration::ZERO,
     };
-    for (i, &target) in config.targets.iter().enumerate() {
-        let inputs = config.inputs / targets + u64::from((i as u64) < config.inputs % targets);
-        let (counts, failures, hung) = run_target(config, target, inputs, &corpus, &progress);
+    for (i, &target) in args.targets().iter().enumerate() {
+        let inputs = args.inputs / targets + u64::from((i as u64) < args.inputs % targets);
+        let (counts, failures, hung) = run_target(args, target, inputs, &corpus, &progress);
         report.targets.push(counts);
         report.failures.extend(failures);
         if hung {
@@ -274,17 +302,17 @@ impl Shared {
 }
 
 fn run_target(
-    config: &FuzzConfig,
+    args: &FuzzArgs,
     target: Target,
     total: u64,
     corpus: &Arc<Corpus>,
     progress: &impl Fn(&Progress),
 ) -> (TargetReport, Vec<Failure>, bool) {
     let started = Instant::now();
-    let threads = config.threads.max(1);
+    let threads = usize::from(args.threads.max(1));
     let shared = Arc::new(Shared {
         target,
-        seed: config.seed,
+        seed: args.seed,
         corpus: Arc::clone(corpus),
         next: AtomicU64::new(0),
         total,
@@ -302,7 +330,7 @@ fn run_target(
     for worker in 0..threads {
         let shared = Arc::clone(&shared);
         let done_tx = done_tx.clone();
-        let timeout = config.timeout;
+        let timeout = args.timeout();
         let spawned = std::thread::Builder::new()
             .name(format!("fuzz-{target}-{worker}"))
             .spawn(move || {
@@ -338,7 +366,7 @@ fn run_target(
             });
         }
         if target != Target::TeiSession && !hung {
-            if let Some(failure) = watchdog(&shared, config.timeout) {
+            if let Some(failure) = watchdog(&shared, args.timeout()) {
                 // The stuck thread cannot be stopped; it is left behind and the run ends.
                 shared.record(Err(failure));
                 shared.stop.store(true, Relaxed);

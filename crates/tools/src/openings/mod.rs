@@ -322,23 +322,85 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
     }
 }
 
-/// One `cairn openings` run: the book to generate, at which size, on how many threads, and where
-/// it goes.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Job {
-    /// Board size.
+/// Generate a balanced opening book: every distinct line of K plies (up to symmetry and
+/// transposition), kept if a fixed search scores it near equal.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "The book is written one opening per line, plies in canonical PTN \
+    separated by spaces (racetrack's move-list format); progress and a summary go to stderr.\n\n\
+    Examples:\n  \
+    cairn openings --size 6 --plies 2 --depth 6 --max-eval 30 --out openings/6s_2ply.txt\n  \
+    cairn openings --size 6 --plies 4 --prefilter 0:50:40000,2:40:16000 --depth 4 --max-eval 20 \\\n    \
+    --max-lines 8000 --out openings/6s_4ply.txt\n  \
+    cairn openings --size 4 --plies 4 --placements-only --depth 2 --max-eval 50"
+)]
+pub struct OpeningsArgs {
+    /// Board size (3-8).
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
-    /// What to generate.
-    pub config: Config,
-    /// Threads (default: all cores).
-    pub threads: Option<u16>,
+    /// Plies per opening (1-4).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
+    pub plies: u32,
+    /// Keep a line only if the final search scores it within ±E centiflats (100 = one flat).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(0..20000))]
+    pub max_eval: u32,
+    /// Depth of the final fixed search (one thread, cleared table per position).
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub depth: u32,
+    /// Komi in flats for the scoring (the help text gives its range).
+    #[arg(long, default_value_t = Komi::ZERO, allow_negative_numbers = true,
+          help = format!("Komi in flats for the scoring, {}", Komi::RANGE_TEXT))]
+    pub komi: Komi,
+    /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
+    /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
+    /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
+    #[arg(long)]
+    pub prefilter: Option<String>,
+    /// Plies 3 and 4 are placements only (flats, walls, capstones; no spreads).
+    #[arg(long)]
+    pub placements_only: bool,
+    /// Keep at most this many lines (a fixed pseudo-random sample of those that pass).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_lines: Option<u64>,
     /// Write the book here instead of stdout.
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
+}
+
+impl OpeningsArgs {
+    /// The generation settings these arguments ask for; `Err` is the one-line message for the
+    /// user.
+    pub fn config(&self) -> Result<Config, String> {
+        let mut stages = match &self.prefilter {
+            Some(text) => text
+                .split(',')
+                .map(|part| {
+                    part.parse::<Stage>()
+                        .map_err(|e| format!("--prefilter {e}"))
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            None => Vec::new(),
+        };
+        stages.push(Stage {
+            depth: self.depth,
+            bound: self.max_eval as i32,
+            max: self.max_lines.map(|m| m as usize),
+        });
+        Ok(Config {
+            plies: self.plies,
+            komi: self.komi,
+            stages,
+            placements_only: self.placements_only,
+        })
+    }
 }
 
 /// Runs `cairn openings`; returns the exit code.
-pub fn run(job: &Job) -> i32 {
-    match run_inner(job) {
+pub fn run(args: &OpeningsArgs) -> i32 {
+    match run_inner(args) {
         Ok(()) => 0,
         Err(message) => {
             eprintln!("error: {message}");
@@ -347,9 +409,9 @@ pub fn run(job: &Job) -> i32 {
     }
 }
 
-fn run_inner(job: &Job) -> Result<(), String> {
-    let config = &job.config;
-    let threads = match job.threads {
+fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
+    let config = &args.config()?;
+    let threads = match args.threads {
         Some(t) => t as usize,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
@@ -357,9 +419,9 @@ fn run_inner(job: &Job) -> Result<(), String> {
         .num_threads(threads)
         .build()
         .map_err(|e| format!("--threads {threads}: {e}"))?;
-    let size = job.size as usize;
+    let size = args.size as usize;
     // Opened first, so that a bad path fails before the work rather than after it.
-    let out = match &job.out {
+    let out = match &args.out {
         Some(path) => Some(
             std::fs::File::create(path).map_err(|e| format!("--out {}: {e}", path.display()))?,
         ),
@@ -371,7 +433,7 @@ fn run_inner(job: &Job) -> Result<(), String> {
             else Err(format!("--size {size}: Cairn plays sizes {}", cairn_tak::board::sizes_text())))
     })?;
     let text = book.text();
-    match (out, &job.out) {
+    match (out, &args.out) {
         (Some(mut file), Some(path)) => file
             .write_all(text.as_bytes())
             .map_err(|e| format!("--out {}: {e}", path.display()))?,

@@ -387,18 +387,11 @@ impl MatchReport {
         )
     }
 
-    /// The title of the picture and the first line of the text.
+    /// The title of the picture and the first line of the text: the [`summary_line`].
     pub fn title(&self) -> String {
-        let t = &self.engines[0].score;
-        format!(
-            "{} vs {}: +{} -{} ={}, Elo {} ({} games)",
-            self.engines[0].name,
-            self.engines[1].name,
-            t.wins,
-            t.losses,
-            t.draws,
-            t.elo(),
-            self.games.len()
+        summary_line(
+            [&self.engines[0].name, &self.engines[1].name],
+            &self.engines[0].score,
         )
     }
 
@@ -525,14 +518,44 @@ impl MatchReport {
     }
 }
 
-/// What `cairn report` was asked for.
-#[derive(Clone, Debug)]
+/// A match in one line, from the first engine's point of view, as `cairn match` ends and
+/// `cairn report` begins: `alpha vs beta: +2 -1 =1 (4 games), score 62.5%, Elo +89 [-184, +361]`.
+pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
+    format!(
+        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, Elo {}",
+        names[0],
+        names[1],
+        tally.wins,
+        tally.losses,
+        tally.draws,
+        tally.games(),
+        100.0 * tally.score(),
+        tally.elo()
+    )
+}
+
+/// Arguments of `cairn report`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(
+    after_help = "Reads a match file written by racetrack or `cairn match` (Player1/Player2 \
+    tags name the engines, `{eval/depth time}` comments follow their moves). Several files \
+    between the same two engines (matches run side by side) are pooled into one report, their \
+    games numbered in the order given.\n\n\
+    Examples:\n  \
+    cairn report games.ptn\n  \
+    cairn report core1.ptn core2.ptn\n  \
+    cairn report games.ptn --plot report.svg --links"
+)]
 pub struct ReportArgs {
-    /// The match files, pooled in this order.
+    /// The match files (PTN), one or more, between the same two engines.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Also draw the match picture to this SVG file.
+    /// Also draw the match as SVG: the first engine's Elo with its 95% interval after each game,
+    /// and each engine's moves per game by kind.
+    #[arg(long, value_name = "SVG")]
     pub plot: Option<PathBuf>,
-    /// Also list a PTN Ninja link per lost game.
+    /// Also list a PTN Ninja link for each lost game, opened at its last ply.
+    #[arg(long)]
     pub links: bool,
 }
 

@@ -1,8 +1,9 @@
 //! What `cairn tablut` does: analyse a position, count the move tree, play a person in the
-//! terminal, and play the engine against itself at two time controls. The command line (in the
-//! binary) parses arguments and calls these; input and output are passed in, so that tests can
-//! drive a whole terminal game.
+//! terminal, and play the engine against itself at two time controls. The subcommands'
+//! arguments are in [`args`]; the command line (in the binary) parses them and calls these, and
+//! input and output are passed in, so that tests can drive a whole terminal game.
 
+pub mod args;
 pub mod tune;
 
 use cairn_search::rng::Rng;

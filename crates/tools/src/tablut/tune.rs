@@ -22,29 +22,45 @@ use cairn_tablut::search::WeightedPosition;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 
-/// How the data is made and the weights fitted.
-#[derive(Clone, Debug)]
-pub struct TuneConfig {
+/// Arguments of `cairn tablut tune`: how the data is made and the weights fitted.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TuneArgs {
     /// Self-play games.
+    #[arg(long, default_value_t = 2000, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub games: u32,
     /// Nodes a move.
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
     pub nodes: u64,
     /// Random moves that open each game.
+    #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u32).range(0..=40))]
     pub random_plies: u32,
-    /// The seed of the openings.
+    /// Seed of the openings; game g depends only on it and g.
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Plies after which a game is dropped unfinished.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u32).range(2..))]
     pub max_plies: u32,
     /// Adam steps of the fit.
-    pub steps: usize,
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub steps: u64,
     /// Adam step size, in evaluation units.
+    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
-    /// The share of the game result in the target; the rest is the search's score of the
-    /// position when it was played ([`Dataset::blend`]).
+    /// The share of the game result in the target (the rest: the search's score), 0 to 1.
+    #[arg(long, default_value_t = 0.5)]
     pub lambda: f64,
-    /// The weights both sides play the games with, and the fit's starting point: a run is one
-    /// round of "new games, new fit", and the next round starts from its result.
-    pub weights: [i32; TERMS],
+    /// The weights both sides play with and the fit starts from, comma-separated in the order
+    /// of the evaluation's terms (default: the shipped ones, so that each run is the next round).
+    #[arg(long, value_parser = super::args::parse_weights, allow_hyphen_values = true)]
+    pub weights: Option<[i32; TERMS]>,
+}
+
+impl TuneArgs {
+    /// The weights the games are played with and the fit starts from: a run is one round of
+    /// "new games, new fit", and the next round starts from its result.
+    pub fn start_weights(&self) -> [i32; TERMS] {
+        self.weights.unwrap_or(eval::WEIGHTS)
+    }
 }
 
 /// What a run gave.
@@ -72,7 +88,7 @@ pub struct TuneReport {
 
 /// One game's rows (the side to move's terms, and whether that side won) and its winner, or
 /// `None` for a game that did not finish.
-fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
+fn play_game(config: &TuneArgs, weights: &[i32; TERMS], number: u64) -> Option<(Vec<Row>, Side)> {
     let mut rng = Rng::new(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     let mut game = TablutGame::new(Position::start());
     for _ in 0..config.random_plies {
@@ -101,7 +117,7 @@ fn play_game(config: &TuneConfig, number: u64) -> Option<(Vec<Row>, Side)> {
         let result = search::search(
             &WeightedPosition {
                 pos: pos.clone(),
-                weights: &config.weights,
+                weights,
             },
             game.hashes(),
             &limits,
@@ -139,12 +155,20 @@ type Row = ([f32; TERMS], f32, f32);
 
 /// Plays the games (in parallel, progress on stderr) and fits the weights, from the ones the
 /// games were played with.
-pub fn run(config: &TuneConfig) -> Result<TuneReport, String> {
+/// `Err` names a bad option, or says that no game finished.
+pub fn run(config: &TuneArgs) -> Result<TuneReport, String> {
+    if !(config.rate > 0.0 && config.rate.is_finite()) {
+        return Err(format!("--rate {}: must be above 0", config.rate));
+    }
+    if !(0.0..=1.0).contains(&config.lambda) {
+        return Err(format!("--lambda {}: must be from 0 to 1", config.lambda));
+    }
+    let weights = config.start_weights();
     let done = AtomicUsize::new(0);
     let games: Vec<Option<(Vec<Row>, Side)>> = (0..config.games as u64)
         .into_par_iter()
         .map(|g| {
-            let rows = play_game(config, g);
+            let rows = play_game(config, &weights, g);
             let n = done.fetch_add(1, Relaxed) + 1;
             if n % 100 == 0 || n == config.games as usize {
                 eprintln!("tablut tune: {n}/{} games", config.games);
@@ -171,7 +195,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneReport, String> {
             data.scores.push(score);
         }
     }
-    let start = config.weights.map(f64::from);
+    let start = weights.map(f64::from);
     let k = cairn_tak::eval::SHIPPED_K;
     train.blend(config.lambda, k);
     valid.blend(config.lambda, k);
@@ -180,7 +204,7 @@ pub fn run(config: &TuneConfig) -> Result<TuneReport, String> {
         texel::loss(&valid, &start, k),
     ];
     let mut trainer = Trainer::new(start, k, config.rate);
-    trainer.run(&train, config.steps);
+    trainer.run(&train, config.steps as usize);
     let fitted = trainer.w;
     Ok(TuneReport {
         games: finished.len(),

@@ -39,8 +39,9 @@ pub struct ImportStats {
     pub scored: usize,
 }
 
-/// How the evaluations in a teacher engine's comments are written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How the evaluations in a teacher engine's comments are written (the values of
+/// `--teacher-units`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum TeacherUnits {
     /// An expected score from -1 (Black wins) to +1 (White wins), as Tiltak reports.
     Expectation,

@@ -23,92 +23,164 @@ use cairn_tak::eval::params::{self, WEIGHTS};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Arguments of `cairn tune`, as the command line gives them (with its defaults applied).
-#[derive(Clone, Debug)]
+/// Arguments of `cairn tune`.
+#[derive(clap::Args, Clone, Debug)]
+#[command(after_help = "Examples:\n  \
+    nice -n 10 cairn tune --generate --size 6 --games 2000 --nodes 3000 --out target/tune-s6.txt\n  \
+    cairn tune --data target/tune-s6.txt --size 6 --rounds 5\n  \
+    cairn tune --generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
+    --out s6-part03.txt\n  \
+    cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
+    cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
+    --steps 200 --write\n  \
+    cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
+    --epochs 12\n  \
+    cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n  \
+    cairn tune --score-nets s6-r7.nnue,s6-r8.nnue --data s6-seed64-37.txt --size 6 \
+    --lambda 0.5\n\n\
+    Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
+    The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
 pub struct TuneArgs {
     /// Play self-play games and write their positions (instead of tuning).
+    #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
-    /// Train a network on `data` instead of the linear weights.
-    pub nnue: Option<NnueArgs>,
-    /// Tune the search's constants by SPSA, with this state file (instead of the weights).
+    /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
+    /// file (see src/eval/nnue.rs).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
+    pub nnue: Option<PathBuf>,
+    /// Tune the search's pruning and reduction constants by SPSA instead: game pairs of
+    /// --games/2 at --nodes a move between perturbed values, recorded in (and resumed from)
+    /// this state file (see src/tune/spsa.rs). --freeze names constants to leave alone.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "data", "nnue", "write"])]
     pub spsa: Option<PathBuf>,
-    /// Network files to score on every line of `data` beside the linear evaluation (instead
-    /// of tuning).
+    /// Score these network files (comma-separated) beside the linear evaluation on every line
+    /// of --data, split into game positions and siblings (instead of tuning): one yardstick
+    /// for networks of different rounds. Give data none of them was trained on.
+    #[arg(long, value_name = "FILES", value_delimiter = ',', conflicts_with_all = ["generate", "import", "nnue", "spsa", "write"])]
     pub score_nets: Vec<PathBuf>,
-    /// SPSA's end rate `r_end` (`spsa`).
+    /// SPSA's end rate r_end = a_end / c_end² (--spsa).
+    #[arg(long, default_value_t = 0.002)]
     pub spsa_rate: f64,
-    /// PTN files whose games become data lines in `out` (instead of tuning).
+    /// How `--nnue` trains the network.
+    #[command(flatten)]
+    pub network: NnueArgs,
+    /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
+    #[arg(long, value_delimiter = ',', conflicts_with = "data")]
     pub import: Vec<PathBuf>,
-    /// With `import`: the engine (a part of its player tag) whose comments' evaluations become
-    /// the positions' scores.
+    /// With --import: the engine (a part of its player tag) whose comments' evaluations become
+    /// the positions' scores, for tuning towards a stronger engine's judgement (--lambda).
+    #[arg(long, requires = "import")]
     pub teacher: Option<String>,
-    /// How the teacher's comments give its evaluation.
+    /// How the teacher's comments give its evaluation (--teacher).
+    #[arg(long, value_enum, default_value_t = import::TeacherUnits::Expectation)]
     pub teacher_units: import::TeacherUnits,
-    /// Play only this part of the games (`generate`).
+    /// Play only part I of N of the games (--generate), for a batch system's array job.
+    #[arg(long, value_parser = selfplay::Shard::parse)]
     pub shard: Option<selfplay::Shard>,
-    /// Percentage of the searched positions that also get an off-line sibling (`generate`).
+    /// Percentage of the searched positions (0-100) that also get a sibling (--generate): the
+    /// position after one random other move, scored by its own search, written with result `*`
+    /// (fitted to its score alone), so that an evaluation also learns positions off the games'
+    /// lines, where a search spends most of its nodes.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
     pub siblings: u32,
-    /// Board size.
+    /// Board size (3-8).
+    #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
-    /// Games to play (`generate`).
+    /// Games to play (--generate).
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
-    /// Nodes searched per move (`generate`).
+    /// Nodes searched per move (--generate).
+    #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Komi, Black's favour (`generate`).
+    /// Komi in flats, Black's favour (--generate; the help text gives its range).
+    #[arg(long, default_value = "2", allow_negative_numbers = true,
+          help = format!("Komi in flats, Black's favour, {} (--generate)", Komi::RANGE_TEXT))]
     pub komi: Komi,
-    /// Seed of the random starts (`generate`).
+    /// Seed of the random starts (--generate).
+    #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Data file to write (`generate`: default `target/tune-s<size>.txt`; `import`: required).
+    /// Data file to write (--generate); default `target/tune-s<size>.txt`.
+    #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Data files to tune on (each file's last `holdout` share validates).
+    /// Data files to tune on, comma-separated (each file's last --holdout share validates).
+    #[arg(long, value_delimiter = ',')]
     pub data: Vec<PathBuf>,
     /// Weight of the game result in the target; the rest is the recorded search score.
+    #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
-    /// Start from (and with `l2`, stay near) another size's weights instead of this size's own.
+    /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
+    /// a prior for a size with little data.
+    #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub start_from: Option<u8>,
-    /// The logistic scale K, fixed (default: fitted to the data; with `teacher`, the shipped
-    /// weights' K for reading expected scores).
+    /// The logistic scale K, fixed (default: fitted to the data with the current weights).
+    /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
+    /// --teacher, the scale that turns expected scores into centiflats (default
+    /// the shipped weights' K).
+    #[arg(long)]
     pub k: Option<f64>,
     /// Tuning rounds; the loss is printed after each.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
     /// Adam steps per round.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..))]
     pub steps: u32,
     /// Adam step size, in centiflats.
+    #[arg(long, default_value_t = 1.0)]
     pub rate: f64,
     /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
+    #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
-    /// Features to leave at their current weights, by name.
+    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`);
+    /// with --spsa, search constants to leave alone (e.g. `lmr_base`).
+    #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
     /// Share of the positions (the last ones) held out for validation.
+    #[arg(long, default_value_t = 0.1)]
     pub holdout: f64,
     /// Overwrite the size's params file with the tuned weights.
+    #[arg(long)]
     pub write: bool,
-    /// Folder of the params files (`write`).
+    /// Folder of the params files (--write).
+    #[arg(long, default_value = "src/eval/params")]
     pub params_dir: PathBuf,
 }
 
-/// How `cairn tune --nnue` trains a network.
-#[derive(Clone, Debug)]
+/// How `cairn tune --nnue` trains a network: the options marked (--nnue).
+#[derive(clap::Args, Clone, Debug)]
 pub struct NnueArgs {
-    /// The network file to write.
-    pub out: PathBuf,
-    /// Passes over the training positions.
+    /// Passes over the training positions (--nnue).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub epochs: u32,
-    /// Positions per Adam step.
-    pub batch: usize,
-    /// Adam's step size in the first epoch.
-    pub rate: f64,
-    /// The step size is multiplied by this after each epoch.
+    /// Positions per Adam step (--nnue).
+    #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+    pub batch: u32,
+    /// Adam's step size in the first epoch (--nnue).
+    #[arg(long, default_value_t = 0.001)]
+    pub learning_rate: f64,
+    /// The step size is multiplied by this after each epoch (--nnue).
+    #[arg(long, default_value_t = 0.8)]
     pub decay: f64,
-    /// Train on the 8 symmetries of each position.
-    pub augment: bool,
-    /// Train a correction to the linear evaluation rather than a whole evaluation.
+    /// Train on the positions as they are, without their 7 mirror images (--nnue).
+    #[arg(long)]
+    pub no_augment: bool,
+    /// Train a correction added to the linear evaluation instead of a whole evaluation
+    /// (--nnue): the network learns what the linear terms miss.
+    #[arg(long)]
     pub residual: bool,
-    /// The share of the correction written (residual only).
+    /// With --residual: multiply the trained correction by this (more than 0, at most 1)
+    /// before writing the network, or `auto`: the share (in steps of 0.05) whose validation
+    /// losses on the game positions and on the siblings are lowest against the linear
+    /// evaluation's.
+    #[arg(long, default_value = "1", requires = "residual")]
     pub residual_scale: ResidualScale,
-    /// Weight of a sibling's error in training against a game position's 1.
+    /// The weight of a sibling's error (a position one random move off the game, scored by
+    /// its search alone) against a game position's 1, above 0 and at most 100 (--nnue).
+    #[arg(long, default_value_t = 1.0)]
     pub sibling_weight: f64,
-    /// A network to start from (a fine-tune) instead of random weights.
+    /// Start training from this network file instead of random weights (--nnue): a
+    /// fine-tune of an earlier round on new data, usually at a lower --learning-rate. Its
+    /// board size and --residual must match.
+    #[arg(long, value_name = "FILE", requires = "nnue")]
     pub init: Option<PathBuf>,
 }
 
@@ -145,8 +217,8 @@ pub fn run(args: TuneArgs) -> i32 {
         cairn_tak::with_size!(size, |N| generate::<N>(&args), else unreachable!())
     } else if !args.score_nets.is_empty() {
         cairn_tak::with_size!(size, |N| score_nets::<N>(&args), else unreachable!())
-    } else if let Some(nnue) = &args.nnue {
-        cairn_tak::with_size!(size, |N| train_nnue::<N>(&args, nnue), else unreachable!())
+    } else if let Some(out) = &args.nnue {
+        cairn_tak::with_size!(size, |N| train_nnue::<N>(&args, out), else unreachable!())
     } else if !args.import.is_empty() {
         cairn_tak::with_size!(size, |N| import::<N>(&args), else unreachable!())
     } else {
@@ -407,16 +479,17 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
 }
 
 /// `--nnue`: a network trained on the data files, written to its file.
-fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), String> {
+fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String> {
     use network::{Model, NetData, TrainConfig};
     if args.data.is_empty() {
         return Err("give --data FILE to train the network on".to_string());
     }
     check_split(args)?;
-    if !(nnue.rate > 0.0 && nnue.rate < 1.0) {
+    let nnue = &args.network;
+    if !(nnue.learning_rate > 0.0 && nnue.learning_rate < 1.0) {
         return Err(format!(
             "--learning-rate {}: must be above 0 and below 1",
-            nnue.rate
+            nnue.learning_rate
         ));
     }
     if !(nnue.decay > 0.0 && nnue.decay <= 1.0) {
@@ -450,7 +523,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         let file = path.display();
         let started = Instant::now();
         let text = std::fs::read_to_string(path).map_err(|e| format!("--data {file}: {e}"))?;
-        let (t, v) = NetData::read::<N>(&text, args.holdout, nnue.augment)
+        let (t, v) = NetData::read::<N>(&text, args.holdout, !nnue.no_augment)
             .map_err(|e| format!("--data {file}: {e}"))?;
         eprintln!(
             "nnue: {file}: {} training samples, {} validation positions in {:.1} s",
@@ -494,8 +567,8 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
     };
     let config = TrainConfig {
         epochs: nnue.epochs,
-        batch: nnue.batch,
-        rate: nnue.rate as f32,
+        batch: nnue.batch as usize,
+        rate: nnue.learning_rate as f32,
         decay: nnue.decay as f32,
         seed: args.seed,
         sibling_weight: nnue.sibling_weight as f32,
@@ -510,8 +583,8 @@ fn train_nnue<const N: usize>(args: &TuneArgs, nnue: &NnueArgs) -> Result<(), St
         }
     }
     let bytes = network.to_bytes();
-    let name = nnue.out.display();
-    std::fs::write(&nnue.out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
+    let name = out.display();
+    std::fs::write(out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
     println!(
         "{N}x{N} {}network: {} training samples, {} validation positions (lambda {}, K {k}); \
          validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
