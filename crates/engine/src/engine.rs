@@ -10,7 +10,8 @@
 
 use cairn_search::score::{Score, WinKind};
 use cairn_search::{
-    self as search, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TranspositionTable,
+    self as search, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TimeManager,
+    TranspositionTable,
 };
 use cairn_tak::board::{GameResult, Komi, Move, Position, TakGame};
 use cairn_tak::notation::{parse_move, tps};
@@ -93,32 +94,38 @@ pub trait AnyGame: Send {
     fn diagram(&self) -> String;
     /// The result of the current position by the rules, if the game is over.
     fn result(&self) -> Option<GameResult>;
-    /// Runs a search to completion on the calling thread and reports its best move. A timed
-    /// search (clock or movetime; no depth or node limit, one line) first gives the tinue
-    /// prover a small share of its time ([`cairn_tak::tinue::root_check`]) and plays a proven road.
-    fn search(
-        &self,
-        limits: &Limits,
-        config: &SearchConfig,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
-        reporter: &Reporter,
-    ) -> search::SearchResult<Move>;
+    /// Runs `job`'s search to completion on the calling thread and reports its best move, on
+    /// the job's clock. A timed search (clock or movetime; no depth or node limit, one line)
+    /// first gives the tinue prover a small share of that clock's budget
+    /// ([`cairn_tak::tinue::root_check`]) and plays a proven road; the search then runs on the
+    /// same clock, so the check's time is the search's.
+    fn search(&self, job: &Job) -> search::SearchResult<Move>;
     /// Runs the tinue prover ([`cairn_tak::tinue`]) to completion on the calling thread within
-    /// `limits` (movetime, nodes, depth in plies; none: until `stop`) and reports its proof and
-    /// first move; without a proof, says so and reports the best move of a short search.
-    fn solve(
-        &self,
-        limits: &Limits,
-        config: &SearchConfig,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
-        reporter: &Reporter,
-    ) -> search::SearchResult<Move>;
+    /// `job`'s limits (movetime, on the job's clock; nodes; depth in plies; none: until `stop`)
+    /// and reports its proof and first move; without a proof, says so and reports the best move
+    /// of a short search.
+    fn solve(&self, job: &Job) -> search::SearchResult<Move>;
     /// A copy, to hand to a search thread.
     fn boxed_clone(&self) -> Box<dyn AnyGame>;
     /// The first legal move in canonical PTN (a last-resort answer), if there is one.
     fn first_legal_move(&self) -> Option<String>;
+}
+
+/// One `go` as a game runs it ([`AnyGame::search`], [`AnyGame::solve`]): all of it but the
+/// position.
+#[derive(Clone, Copy)]
+pub struct Job<'a> {
+    /// What `go` asked for.
+    pub limits: &'a Limits,
+    /// How to search. The job's clock starts at `config.started` (when the `go` arrived;
+    /// without it, when the job starts): its deadlines and every `info time` count from then.
+    pub config: &'a SearchConfig,
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// Set to end the job early; its best move is still reported.
+    pub stop: &'a AtomicBool,
+    /// Where the job's events go.
+    pub reporter: &'a Reporter,
 }
 
 /// The empty board of `N`×`N` with `komi`, as a new game.
@@ -150,64 +157,50 @@ impl<const N: usize> AnyGame for TakGame<N> {
         self.position().result()
     }
 
-    fn search(
-        &self,
-        limits: &Limits,
-        config: &SearchConfig,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
-        reporter: &Reporter,
-    ) -> search::SearchResult<Move> {
-        let started = Instant::now();
+    fn search(&self, job: &Job) -> search::SearchResult<Move> {
+        let (config, clock) = one_clock(self.position(), job);
+        let started = clock.start();
         if let Some(result) = self.position().result() {
-            reporter(SearchEvent::Message(format!("the game is over ({result})")));
+            (job.reporter)(SearchEvent::Message(format!("the game is over ({result})")));
         }
-        // A timed search first gives the tinue prover a small share of its time.
-        let mut limits = limits.clone();
+        // A timed search first gives the tinue prover a small share of what is left of its
+        // budget.
+        let limits = job.limits;
         let timed = limits.depth.is_none() && limits.nodes.is_none() && config.multipv <= 1;
-        if let Some(time) = search::time_budget(self.position(), &limits, config).filter(|_| timed)
-        {
-            if let Some(proof) = tinue::root_check(self.position(), time, stop) {
-                return report_proof::<N>(&proof, started, reporter);
-            }
-            let spent = started.elapsed().as_millis() as u64;
-            for left in [&mut limits.movetime, &mut limits.wtime, &mut limits.btime] {
-                *left = left.map(|t| t.saturating_sub(spent).max(1));
+        if let Some(time) = clock.planned_left().filter(|_| timed) {
+            if let Some(proof) = tinue::root_check(self.position(), time, job.stop) {
+                return report_proof::<N>(&proof, started, job.reporter);
             }
         }
-        let info = |info: &SearchInfo| reporter(SearchEvent::Info(info.clone()));
+        let info = |info: &SearchInfo| (job.reporter)(SearchEvent::Info(info.clone()));
         let result = search::search(
             self.position(),
             self.hashes(),
-            &limits,
-            config,
-            tt,
-            stop,
+            limits,
+            &config,
+            job.tt,
+            job.stop,
             &info,
         );
-        report_final::<N>(&result, started, tt.hashfull(), reporter);
+        report_final::<N>(&result, started, job.tt.hashfull(), job.reporter);
         result
     }
 
-    fn solve(
-        &self,
-        limits: &Limits,
-        config: &SearchConfig,
-        tt: &TranspositionTable,
-        stop: &AtomicBool,
-        reporter: &Reporter,
-    ) -> search::SearchResult<Move> {
-        let started = Instant::now();
-        let tinue_limits = TinueLimits::from_search_limits(
-            limits,
+    fn solve(&self, job: &Job) -> search::SearchResult<Move> {
+        let (config, clock) = one_clock(self.position(), job);
+        let started = clock.start();
+        let mut tinue_limits = TinueLimits::from_search_limits(
+            job.limits,
             config.move_overhead_ms,
             TinueLimits::default().hash_mb,
         );
-        let result = tinue::solve(self.position(), &tinue_limits, stop);
+        // A movetime's deadline counts from the `go`, as the search's does.
+        tinue_limits.deadline = tinue_limits.deadline.and(clock.deadline());
+        let result = tinue::solve(self.position(), &tinue_limits, job.stop);
         if result.proof().is_some() {
-            return report_proof::<N>(&result, started, reporter);
+            return report_proof::<N>(&result, started, job.reporter);
         }
-        reporter(SearchEvent::Message(format!(
+        (job.reporter)(SearchEvent::Message(format!(
             "no tinue found ({}, {} nodes, {} ms)",
             result.kind(),
             result.nodes,
@@ -217,7 +210,12 @@ impl<const N: usize> AnyGame for TakGame<N> {
             nodes: Some(SOLVE_FALLBACK_NODES),
             ..Limits::default()
         };
-        self.search(&short, config, tt, &AtomicBool::new(false), reporter)
+        self.search(&Job {
+            limits: &short,
+            config: &config,
+            stop: &AtomicBool::new(false),
+            ..*job
+        })
     }
 
     fn boxed_clone(&self) -> Box<dyn AnyGame> {
@@ -232,6 +230,17 @@ impl<const N: usize> AnyGame for TakGame<N> {
 
 /// Nodes of the short search that answers `go solved` when no tinue is proven.
 const SOLVE_FALLBACK_NODES: u64 = 50_000;
+
+/// `job`'s config with its clock's start fixed (now, if it has none), so that every clock made
+/// from it is the same one, and that clock for `pos`.
+fn one_clock<const N: usize>(pos: &Position<N>, job: &Job) -> (SearchConfig, TimeManager) {
+    let config = SearchConfig {
+        started: Some(job.config.started.unwrap_or_else(Instant::now)),
+        ..job.config.clone()
+    };
+    let clock = search::clock(pos, job.limits, &config);
+    (config, clock)
+}
 
 /// Reports a proven road as a finished search and plays its first move. The line gives the
 /// prover's own work: its nodes, and the time since `started` (the start of the `go`, so at
@@ -471,30 +480,55 @@ impl Engine {
         self.searching.load(SeqCst)
     }
 
-    fn config(&self) -> SearchConfig {
+    /// The search's config, on a clock that started at `started`.
+    fn config(&self, started: Instant) -> SearchConfig {
         SearchConfig {
             threads: self.options.threads,
             multipv: self.options.multipv,
             move_overhead_ms: self.options.move_overhead_ms,
             contempt: self.options.contempt,
+            started: Some(started),
             ..SearchConfig::default()
         }
     }
 
-    /// Starts a search of the current position; returns at once. The best move arrives
-    /// through `reporter`. Fails if a search is already running.
+    /// Starts a search of the current position on a clock that starts now; returns at once.
+    /// The best move arrives through `reporter`. Fails if a search is already running.
     pub fn go(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
-        self.start(limits, reporter, false)
+        self.go_since(Instant::now(), limits, reporter)
     }
 
-    /// Starts the tinue prover on the current position (TEI `go solved`); returns at once. Like
-    /// [`Engine::go`], exactly one best move follows: the proof's first move, or without a proof
-    /// that of a short search ([`AnyGame::solve`]).
-    pub fn go_solved(&mut self, limits: Limits, reporter: Reporter) -> Result<(), String> {
-        self.start(limits, reporter, true)
+    /// [`Engine::go`] on a clock that started at `started`, when the `go` arrived: the time
+    /// since then counts against `limits` and in every `info time`.
+    pub fn go_since(
+        &mut self,
+        started: Instant,
+        limits: Limits,
+        reporter: Reporter,
+    ) -> Result<(), String> {
+        self.start(started, limits, reporter, false)
     }
 
-    fn start(&mut self, limits: Limits, reporter: Reporter, solve: bool) -> Result<(), String> {
+    /// Starts the tinue prover on the current position (TEI `go solved`), on a clock that
+    /// started at `started` (when the `go` arrived); returns at once. Like [`Engine::go`],
+    /// exactly one best move follows: the proof's first move, or without a proof that of a
+    /// short search ([`AnyGame::solve`]).
+    pub fn go_solved(
+        &mut self,
+        started: Instant,
+        limits: Limits,
+        reporter: Reporter,
+    ) -> Result<(), String> {
+        self.start(started, limits, reporter, true)
+    }
+
+    fn start(
+        &mut self,
+        started: Instant,
+        limits: Limits,
+        reporter: Reporter,
+        solve: bool,
+    ) -> Result<(), String> {
         if self.is_searching() {
             return Err("a search is already running; send stop first".to_string());
         }
@@ -502,7 +536,7 @@ impl Engine {
         let stop = Arc::new(AtomicBool::new(false));
         let game = self.game.boxed_clone();
         let tt = Arc::clone(&self.tt);
-        let config = self.config();
+        let config = self.config(started);
         let thread_stop = Arc::clone(&stop);
         self.searching.store(true, SeqCst);
         let guard = OneBestMove {
@@ -514,10 +548,17 @@ impl Engine {
         let handle = std::thread::Builder::new()
             .name("search".to_string())
             .spawn(move || {
+                let job = Job {
+                    limits: &limits,
+                    config: &config,
+                    tt: &tt,
+                    stop: &thread_stop,
+                    reporter: &report,
+                };
                 if solve {
-                    game.solve(&limits, &config, &tt, &thread_stop, &report);
+                    game.solve(&job);
                 } else {
-                    game.search(&limits, &config, &tt, &thread_stop, &report);
+                    game.search(&job);
                 }
             })
             .map_err(|e| format!("cannot start the search thread: {e}"))?;
@@ -525,7 +566,8 @@ impl Engine {
         Ok(())
     }
 
-    /// Runs a search on the calling thread and returns its result (for bench and tools).
+    /// Runs a search on the calling thread, on a clock that starts now, and returns its result
+    /// (for bench and tools).
     pub fn search_blocking(
         &mut self,
         limits: Limits,
@@ -533,8 +575,14 @@ impl Engine {
     ) -> search::SearchResult<Move> {
         self.wait();
         let stop = AtomicBool::new(false);
-        self.game
-            .search(&limits, &self.config(), &self.tt, &stop, &reporter)
+        let config = self.config(Instant::now());
+        self.game.search(&Job {
+            limits: &limits,
+            config: &config,
+            tt: &self.tt,
+            stop: &stop,
+            reporter: &reporter,
+        })
     }
 
     /// Asks a running search to stop; its best move is still reported. Harmless when idle.

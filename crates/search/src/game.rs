@@ -41,6 +41,59 @@ pub trait SearchMove: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     fn key(self) -> usize;
 }
 
+/// Implements [`SearchMove`] for a game's move type `$move` from its inherent items of the same
+/// names (`BITS`, `KEYS`, `bits`, `from_bits`, `key`), which pack it: a game writes its packing
+/// once, on its move, and names the type here.
+///
+/// ```
+/// #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// struct Step(u8);
+///
+/// impl Step {
+///     const BITS: u32 = 8;
+///     const KEYS: usize = 256;
+///     fn bits(self) -> u32 {
+///         self.0 as u32
+///     }
+///     fn from_bits(bits: u32) -> Option<Step> {
+///         (1..256).contains(&bits).then_some(Step(bits as u8))
+///     }
+///     fn key(self) -> usize {
+///         self.0 as usize
+///     }
+/// }
+///
+/// cairn_search::impl_search_move!(Step);
+///
+/// use cairn_search::SearchMove;
+/// assert_eq!(<Step as SearchMove>::from_bits(Step(7).bits()), Some(Step(7)));
+/// assert_eq!(<Step as SearchMove>::from_bits(0), None);
+/// ```
+#[macro_export]
+macro_rules! impl_search_move {
+    ($move:ty) => {
+        impl $crate::SearchMove for $move {
+            const BITS: u32 = <$move>::BITS;
+            const KEYS: usize = <$move>::KEYS;
+
+            #[inline(always)]
+            fn bits(self) -> u32 {
+                <$move>::bits(self)
+            }
+
+            #[inline(always)]
+            fn from_bits(bits: u32) -> Option<Self> {
+                <$move>::from_bits(bits)
+            }
+
+            #[inline(always)]
+            fn key(self) -> usize {
+                <$move>::key(self)
+            }
+        }
+    };
+}
+
 /// A game position as the search sees it.
 ///
 /// `side` is 0 for the player who moves first, 1 for the other. Every `ply` argument is the

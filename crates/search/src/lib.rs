@@ -50,7 +50,7 @@ pub struct SearchInfo {
     pub nodes: u64,
     /// Nodes per second.
     pub nps: u64,
-    /// Milliseconds since the search started.
+    /// Milliseconds since the search's clock started ([`SearchConfig::started`]: the `go`).
     pub time_ms: u64,
     /// Table fill, permille.
     pub hashfull: u32,
@@ -74,6 +74,10 @@ pub struct SearchConfig {
     /// `+contempt` for the other. Above 0 the search avoids draws for any line it judges
     /// better than that; 0 (the default) scores a draw as even.
     pub contempt: i32,
+    /// When the search's clock started: the moment `go` arrived, so that the time before the
+    /// search (reading the position, a tinue check) counts against its deadlines and in its
+    /// `info time`. `None` (the default): when [`search`] is called.
+    pub started: Option<Instant>,
 }
 
 impl Default for SearchConfig {
@@ -84,6 +88,7 @@ impl Default for SearchConfig {
             move_overhead_ms: MOVE_OVERHEAD_MS,
             tunables: Tunables::current(),
             contempt: 0,
+            started: None,
         }
     }
 }
@@ -109,21 +114,20 @@ pub struct SearchResult<M> {
     pub ended: Instant,
 }
 
-/// The clock that `limits` give the side to move of `pos`.
-fn time_manager<G: SearchGame>(pos: &G, limits: &Limits, config: &SearchConfig) -> TimeManager {
+/// The clock that `limits` give the side to move of `pos`, started at
+/// [`SearchConfig::started`] (or now): the one a [`search`] with the same arguments runs on, so
+/// that work done before the search on the same config (the tinue check) can spend its budget.
+pub fn clock<G: SearchGame>(pos: &G, limits: &Limits, config: &SearchConfig) -> TimeManager {
     // The first player's clock is the protocol's `wtime` (Tak's White).
     let first = pos.side() == 0;
-    TimeManager::new(limits, first, config.move_overhead_ms, pos.moves_left())
-}
-
-/// The time a search of `pos` under `limits` would plan to use, if the limits are a clock or a
-/// fixed move time (for work done before the search, such as the tinue check).
-pub fn time_budget<G: SearchGame>(
-    pos: &G,
-    limits: &Limits,
-    config: &SearchConfig,
-) -> Option<Duration> {
-    time_manager(pos, limits, config).planned()
+    let start = config.started.unwrap_or_else(Instant::now);
+    TimeManager::started_at(
+        start,
+        limits,
+        first,
+        config.move_overhead_ms,
+        pos.moves_left(),
+    )
 }
 
 /// Searches `pos` alone (no game before it) to a fixed `depth` on one thread, reporting nothing:
@@ -151,8 +155,8 @@ pub fn search_to_depth<G: SearchGame>(
 }
 
 /// Searches `pos`, reached by the game whose positions' hashes are `history` (`pos` last; it counts for repetitions), within
-/// `limits`, reporting each iteration to `report`. Stops early when `stop` is set. Blocks until
-/// done.
+/// `limits` on the [`clock`] that starts at [`SearchConfig::started`], reporting each iteration
+/// to `report`. Stops early when `stop` is set. Blocks until done.
 pub fn search<G: SearchGame>(
     pos: &G,
     history: &PositionHashes,
@@ -162,7 +166,7 @@ pub fn search<G: SearchGame>(
     stop: &AtomicBool,
     report: &(dyn Fn(&SearchInfo) + Sync),
 ) -> SearchResult<G::Move> {
-    let time = time_manager(pos, limits, config);
+    let time = clock(pos, limits, config);
     log::debug!(
         "search: soft {:?} hard {:?} limits {limits:?}",
         time.soft(),
@@ -467,6 +471,30 @@ mod tests {
         let history = PositionHashes::new(pos.hash());
         let result = search(&pos, &history, &limits, &config, &tt, &stop, &|_| {});
         (result.best, result.score)
+    }
+
+    /// A clock started before the search (at `go`) counts that time in every `info time`.
+    #[test]
+    fn info_time_counts_from_the_clocks_start() {
+        let pos = DrawOrPlayOn { line: Vec::new() };
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        let go = Instant::now().checked_sub(Duration::from_secs(5)).unwrap();
+        let config = SearchConfig {
+            started: Some(go),
+            ..SearchConfig::default()
+        };
+        let times = std::sync::Mutex::new(Vec::new());
+        let report = |info: &SearchInfo| times.lock().unwrap().push(info.time_ms);
+        let tt = TranspositionTable::new(1);
+        let history = PositionHashes::new(pos.hash());
+        let stop = AtomicBool::new(false);
+        search(&pos, &history, &limits, &config, &tt, &stop, &report);
+        let times = times.into_inner().unwrap();
+        assert!(!times.is_empty());
+        assert!(times.iter().all(|&ms| ms >= 5000), "{times:?}");
     }
 
     /// Without contempt a draw beats a line that is worse; with more contempt than the line is

@@ -1,6 +1,7 @@
 //! A small deterministic random generator (xorshift64*), for the tools that need reproducible
-//! randomness (self-play openings, tactics generation) and for the tests, without another crate.
-//! Not for anything that needs unpredictable numbers.
+//! randomness (self-play openings, tactics generation) and for the tests, without another crate;
+//! and SplitMix64 ([`mix`], [`splitmix`]), for hashing small keys and for the games' Zobrist
+//! keys. Not for anything that needs unpredictable numbers.
 
 /// A seeded xorshift64* generator: the same seed gives the same sequence on every machine.
 #[derive(Clone, Debug)]
@@ -38,9 +39,17 @@ pub const fn mix(mut z: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The next value of the SplitMix64 stream whose state is `state` (advanced by the golden
+/// ratio, then mixed). A `const fn`, so that tables of keys (the games' Zobrist keys) are made
+/// at compile time, the same on every machine.
+pub const fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    mix(*state)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Rng;
+    use super::{splitmix, Rng};
 
     #[test]
     fn same_seed_same_sequence_and_below_stays_below() {
@@ -54,5 +63,14 @@ mod tests {
             seen[a.below(7)] = true;
         }
         assert!(seen.iter().all(|&s| s), "every value below 7 comes up");
+    }
+
+    /// The stream is SplitMix64's: its published first outputs from seed 0.
+    #[test]
+    fn splitmix_is_splitmix64() {
+        let mut state = 0;
+        assert_eq!(splitmix(&mut state), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(splitmix(&mut state), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(state, 2u64.wrapping_mul(0x9E37_79B9_7F4A_7C15));
     }
 }

@@ -4,7 +4,9 @@
 //! best move keeps changing. The hard deadline is when a running iteration is abandoned. A fixed
 //! move time (`movetime`) has only the hard deadline: all of it is used. Deadlines leave
 //! `MoveOverhead` for the pipe and the GUI: racetrack forfeits on the first millisecond over, and
-//! counts the time from writing `position` until it reads `bestmove`.
+//! counts the time from writing `position` until it reads `bestmove`. So the clock starts when
+//! `go` arrives ([`TimeManager::started_at`]): whatever runs before the search (a tinue check)
+//! spends the same budget, and the search's deadlines and `info time` count from `go`.
 
 use super::params::*;
 use std::time::{Duration, Instant};
@@ -41,10 +43,22 @@ pub struct TimeManager {
 }
 
 impl TimeManager {
-    /// Deadlines for the side to move (`white`), from `limits`, keeping `overhead_ms` in hand.
-    /// `moves_left` estimates how many more moves this player will make.
+    /// Deadlines for the side to move (`white`), from `limits`, keeping `overhead_ms` in hand,
+    /// on a clock that starts now. `moves_left` estimates how many more moves this player will
+    /// make.
     pub fn new(limits: &Limits, white: bool, overhead_ms: u64, moves_left: u64) -> Self {
-        let start = Instant::now();
+        Self::started_at(Instant::now(), limits, white, overhead_ms, moves_left)
+    }
+
+    /// [`TimeManager::new`] on a clock that started at `start` (when `go` arrived): the time
+    /// since then counts against the deadlines and in [`TimeManager::elapsed`].
+    pub fn started_at(
+        start: Instant,
+        limits: &Limits,
+        white: bool,
+        overhead_ms: u64,
+        moves_left: u64,
+    ) -> Self {
         if limits.infinite {
             return TimeManager {
                 start,
@@ -103,7 +117,12 @@ impl TimeManager {
         }
     }
 
-    /// Time since the search started.
+    /// When the clock started.
+    pub fn start(&self) -> Instant {
+        self.start
+    }
+
+    /// Time since the clock started.
     pub fn elapsed(&self) -> Duration {
         self.start.elapsed()
     }
@@ -134,9 +153,21 @@ impl TimeManager {
         self.soft.or(self.hard)
     }
 
+    /// What is left of [`TimeManager::planned`] now, if limited (zero once it has passed): the
+    /// budget of work done before the search on the same clock.
+    pub fn planned_left(&self) -> Option<Duration> {
+        self.planned()
+            .map(|planned| planned.saturating_sub(self.elapsed()))
+    }
+
     /// The hard deadline, if any (for logging).
     pub fn hard(&self) -> Option<Duration> {
         self.hard
+    }
+
+    /// The hard deadline as an instant, if any.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.hard.map(|hard| self.start + hard)
     }
 }
 
@@ -202,5 +233,30 @@ mod tests {
             lowest = lowest.min(left);
         }
         assert!(lowest >= 900, "lowest clock {lowest} ms");
+    }
+
+    /// A clock that started before the search counts that time: against the deadlines, in
+    /// what is left of the plan, and in the elapsed time reported.
+    #[test]
+    fn a_clock_started_at_go_counts_the_time_before_the_search() {
+        let fixed = Limits {
+            movetime: Some(1000),
+            ..Limits::default()
+        };
+        let now = Instant::now();
+        let at = |ago_ms: u64| now.checked_sub(Duration::from_millis(ago_ms)).unwrap();
+        let tm = TimeManager::started_at(at(600), &fixed, true, 50, 30);
+        assert!(tm.elapsed() >= Duration::from_millis(600));
+        assert_eq!(tm.deadline(), Some(at(600) + Duration::from_millis(950)));
+        assert!(tm.planned_left().unwrap() <= Duration::from_millis(350));
+        // Past the deadline before the search starts: nothing is left, and the search stops.
+        let late = TimeManager::started_at(at(2000), &fixed, true, 50, 30);
+        assert_eq!(late.planned_left(), Some(Duration::ZERO));
+        assert!(late.hard_expired());
+        assert_eq!(late.start(), at(2000));
+        // No limit: no deadline, however long ago the clock started.
+        let free = TimeManager::started_at(at(2000), &Limits::default(), true, 50, 30);
+        assert_eq!((free.deadline(), free.planned_left()), (None, None));
+        assert!(!free.hard_expired());
     }
 }

@@ -9,6 +9,7 @@
 //! live in [`super::game`], and so does perft, which counts them; a side without a legal move
 //! has lost, which the search and [`super::game`] read off an empty move list.
 
+use cairn_search::rng::splitmix;
 use std::fmt;
 
 /// Squares on the board.
@@ -191,14 +192,6 @@ impl fmt::Debug for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fmt::Display::fmt(self, f)
     }
-}
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 /// Zobrist keys: `[black, white, king][square]`, and White to move.

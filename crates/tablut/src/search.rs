@@ -14,26 +14,10 @@
 use super::board::{Move, Position, Side, Undo};
 use super::eval::{self, TERMS, WEIGHTS};
 use cairn_search::score::{Score, WinKind};
-use cairn_search::{MoveBuf, SearchGame, SearchMove};
+use cairn_search::{MoveBuf, SearchGame};
 
-impl SearchMove for Move {
-    const BITS: u32 = Move::BITS;
-    const KEYS: usize = Move::KEYS;
-
-    #[inline(always)]
-    fn bits(self) -> u32 {
-        Move::bits(self)
-    }
-
-    fn from_bits(bits: u32) -> Option<Self> {
-        Move::from_bits(bits)
-    }
-
-    #[inline(always)]
-    fn key(self) -> usize {
-        Move::key(self)
-    }
-}
+// The search stores a move as its packing (`Move::bits`, `Move::key`).
+cairn_search::impl_search_move!(Move);
 
 /// Ordering score of a king move (a plain move), before its history score.
 const ORDER_KING: i32 = 200;

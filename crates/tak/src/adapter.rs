@@ -17,7 +17,7 @@ use crate::board::{
 use crate::eval::evaluate;
 use cairn_search::rng::mix;
 use cairn_search::score::{Score, WinKind};
-use cairn_search::{MoveBuf, SearchGame, SearchMove};
+use cairn_search::{MoveBuf, SearchGame};
 
 /// The null move needs at least this many stones in hand (a pass is only safe when placing is
 /// not forced; near a flat-out zugzwang is real in Tak).
@@ -43,25 +43,8 @@ pub const ORDER_SPREAD_FLAT: i32 = 120;
 /// Bonus for a capstone flattening a wall.
 pub const ORDER_CRUSH: i32 = 150;
 
-impl SearchMove for Move {
-    const BITS: u32 = Move::BITS;
-    const KEYS: usize = Move::KEYS;
-
-    #[inline(always)]
-    fn bits(self) -> u32 {
-        Move::bits(self)
-    }
-
-    #[inline(always)]
-    fn from_bits(bits: u32) -> Option<Self> {
-        Move::from_bits(bits)
-    }
-
-    #[inline(always)]
-    fn key(self) -> usize {
-        Move::key(self)
-    }
-}
+// The search stores a move as its packing (`Move::bits`, `Move::key`).
+cairn_search::impl_search_move!(Move);
 
 /// What Tak's ordering and extension learn about a node.
 #[derive(Clone, Copy, Debug)]

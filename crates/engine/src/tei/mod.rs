@@ -14,6 +14,8 @@
 //!   Whether a search runs, and the one-`bestmove` promise, are the engine's
 //!   ([`crate::engine`]); the session only writes what it reports.
 //!   `stop` ends the search and waits for its `bestmove`; when idle it does nothing.
+//! - A `go`'s clock starts when its line is read: its time limits and every `info time` count
+//!   from then, whatever happens before the search starts (see [`cairn_search::time`]).
 //! - `teinewgame` during a search stops it first (its `bestmove` is printed). `setoption` during a
 //!   search is refused. `HalfKomi` persists across games; `teinewgame ... halfkomi K` sets it too.
 //! - The most recent `teinewgame` decides the score format: its TEI v1 form (`size N ...`, PTN
@@ -43,6 +45,7 @@ use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
+use std::time::Instant;
 
 /// The engine's name, as `id name` reports it.
 pub const NAME: &str = "Cairn";
@@ -92,12 +95,14 @@ pub fn run_session(mut input: impl BufRead, out: Responder, settings: SessionSet
                 break;
             }
         }
+        // A `go`'s clock starts here, when its line is read.
+        let received = Instant::now();
         let text = String::from_utf8_lossy(&buffer);
         let line = text.trim_start_matches('\u{feff}').trim();
         log::debug!("in: {line}");
         session.out.record_input(line);
         // An engine bug must not take the GUI's game down with it: report it and go on.
-        let handled = std::panic::catch_unwind(AssertUnwindSafe(|| session.handle(line)));
+        let handled = std::panic::catch_unwind(AssertUnwindSafe(|| session.handle(line, received)));
         match handled {
             Ok(Flow::Quit) => break,
             Ok(Flow::Continue) => {}
@@ -145,7 +150,8 @@ impl Session {
         }
     }
 
-    fn handle(&mut self, line: &str) -> Flow {
+    /// Carries out `line`, read at `received`.
+    fn handle(&mut self, line: &str, received: Instant) -> Flow {
         let command = match command::parse(line) {
             Ok(command) => command,
             Err(TeiError::Empty) => return Flow::Continue,
@@ -160,7 +166,7 @@ impl Session {
             TeiCommand::SetOption { name, value } => self.set_option(&name, value.as_deref()),
             TeiCommand::NewGame(game) => self.new_game(&game),
             TeiCommand::Position(position) => self.position(&position),
-            TeiCommand::Go(go) => self.go(go, line),
+            TeiCommand::Go(go) => self.go(go, line, received),
             TeiCommand::Stop => self.stop_search(),
             TeiCommand::Quit => return Flow::Quit,
         }
@@ -285,7 +291,9 @@ impl Session {
         }
     }
 
-    fn go(&mut self, go: GoCommand, line: &str) {
+    /// Starts the search of `go` on a clock that started at `received`, when its line was read:
+    /// its deadlines and every `info time` count from then.
+    fn go(&mut self, go: GoCommand, line: &str, received: Instant) {
         if self.engine.is_searching() {
             self.out
                 .error("go: a search is already running; send stop first");
@@ -309,9 +317,9 @@ impl Session {
             SearchEvent::Message(text) => out.info_string(&text),
         });
         let started = if go.solved {
-            self.engine.go_solved(go.limits, reporter)
+            self.engine.go_solved(received, go.limits, reporter)
         } else {
-            self.engine.go(go.limits, reporter)
+            self.engine.go_since(received, go.limits, reporter)
         };
         if let Err(e) = started {
             // The engine has answered with its fallback bestmove already.
@@ -337,6 +345,7 @@ impl Session {
 mod tests {
     use super::response::tests::Buffer;
     use super::*;
+    use std::time::Duration;
 
     fn session(input: &str) -> Vec<String> {
         let buffer = Buffer::default();
@@ -351,6 +360,80 @@ mod tests {
             .lines()
             .map(str::to_string)
             .collect()
+    }
+
+    /// Runs `setup` on a new session, then a `go` whose line was read `delay` ago (a slow
+    /// pipe, a busy machine, work before the search), and waits for its `bestmove`. Returns
+    /// the lines written after the `go` and the time from its reading until the `bestmove`.
+    fn late_go(setup: &[&str], go: &str, delay: Duration) -> (Vec<String>, Duration) {
+        let buffer = Buffer::default();
+        let mut session = Session::new(Responder::new(buffer.clone()), SessionSettings::default());
+        for line in setup {
+            assert_eq!(session.handle(line, Instant::now()), Flow::Continue);
+        }
+        let before = buffer.0.lock().unwrap().len();
+        let received = Instant::now().checked_sub(delay).unwrap();
+        session.handle(go, received);
+        session.engine.wait();
+        let took = received.elapsed();
+        let bytes = buffer.0.lock().unwrap()[before..].to_vec();
+        let lines = String::from_utf8(bytes).unwrap();
+        (lines.lines().map(str::to_string).collect(), took)
+    }
+
+    /// The `time` field of every `info depth` line.
+    fn info_times(lines: &[String]) -> Vec<u64> {
+        let time = |line: &str| {
+            let mut words = line.split_whitespace().skip_while(|&w| w != "time");
+            words.nth(1).and_then(|ms| ms.parse().ok())
+        };
+        lines
+            .iter()
+            .filter(|l| l.starts_with("info depth "))
+            .map(|l| time(l).unwrap_or_else(|| panic!("no time in `{l}`")))
+            .collect()
+    }
+
+    /// `info time` counts from the reading of `go`, not from the start of the search: every
+    /// line of a search whose `go` was read 5 s ago says at least 5000 ms.
+    #[test]
+    fn info_time_counts_from_go() {
+        let setup = [
+            "setoption name Hash value 1",
+            "position startpos moves a1 f6",
+        ];
+        let (lines, _) = late_go(&setup, "go depth 3", Duration::from_secs(5));
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        let times = info_times(&lines);
+        assert!(times.len() >= 2, "{lines:?}");
+        assert!(times.iter().all(|&ms| ms >= 5000), "{lines:?}");
+    }
+
+    /// `go movetime M` with its line read 2 s before the search starts (as if a tinue check
+    /// had taken that long) still answers within M plus the move overhead, counted from the
+    /// `go`, having used the time up to M less the overhead: the tinue check and the search
+    /// share the one clock that starts at `go`.
+    #[test]
+    fn a_late_movetime_search_stays_within_its_time() {
+        const MOVETIME: u64 = 3000;
+        const OVERHEAD: u64 = 500;
+        let setup = [
+            "setoption name Hash value 1",
+            "setoption name MoveOverhead value 500",
+            "position startpos moves a1 f6 c3 d4 c4 d3",
+        ];
+        let go = format!("go movetime {MOVETIME}");
+        let (lines, took) = late_go(&setup, &go, Duration::from_millis(2000));
+        assert!(lines.last().unwrap().starts_with("bestmove "), "{lines:?}");
+        assert!(
+            took <= Duration::from_millis(MOVETIME + OVERHEAD),
+            "answered {took:?} after the go: {lines:?}"
+        );
+        let last = *info_times(&lines).last().unwrap();
+        assert!(
+            (MOVETIME - OVERHEAD..=MOVETIME + OVERHEAD).contains(&last),
+            "{lines:?}"
+        );
     }
 
     #[test]

@@ -38,11 +38,25 @@ impl fmt::Display for BuildError {
                 kind,
                 found,
                 max,
-            } => write!(
-                f,
-                "{color} has {found} {kind} on the board, but only {max} in the game"
-            ),
+            } => BuildError::write_reserves(f, *color, kind, *found, *max),
         }
+    }
+}
+
+impl BuildError {
+    /// Writes what [`BuildError::Reserves`] with these fields says: the one text for too many
+    /// pieces of a kind, which the TPS reader's own reserves error gives too.
+    pub(crate) fn write_reserves(
+        f: &mut fmt::Formatter<'_>,
+        color: Color,
+        kind: &str,
+        found: usize,
+        max: u8,
+    ) -> fmt::Result {
+        write!(
+            f,
+            "{color} has {found} {kind} on the board, but only {max} in the game"
+        )
     }
 }
 

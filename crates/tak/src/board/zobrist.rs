@@ -9,17 +9,10 @@
 
 use super::piece::{Color, Role};
 use super::square::Square;
+use cairn_search::rng::splitmix;
 
 /// The tallest possible stack: every stone and capstone of an 8×8 game.
 pub const MAX_STACK: usize = 2 * (50 + 2);
-
-const fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
 
 struct Keys {
     pieces: [[[u64; 2]; MAX_STACK]; 64],

@@ -127,10 +127,7 @@ impl fmt::Display for TpsError {
                 kind,
                 found,
                 max,
-            } => write!(
-                f,
-                "{color} has {found} {kind} on the board, but only {max} in the game"
-            ),
+            } => BuildError::write_reserves(f, *color, kind, *found, *max),
             TpsError::Board(e) => write!(f, "{e}"),
         }
     }
@@ -372,5 +369,16 @@ mod tests {
             to_tps_uncompressed(&empty),
             "x,x,x,x,x/x,x,x,x,x/x,x,x,x,x/x,x,x,x,x/x,x,x,x,x 1 1"
         );
+    }
+
+    /// Too many pieces read the same from TPS as from the board builder.
+    #[test]
+    fn reserves_are_reported_as_the_builder_says() {
+        let err = parse::<4>("1C,x3/x4/x4/x4 2 2").unwrap_err();
+        let text = "white has 1 capstones on the board, but only 0 in the game";
+        assert_eq!(err.to_string(), text);
+        let mut builder = Builder::<4>::new(2);
+        builder.stack(Square(0), &[Color::White], Role::Cap);
+        assert_eq!(builder.build().unwrap_err().to_string(), text);
     }
 }
