@@ -178,7 +178,10 @@ fn problems_of(root: &Path, command: &DocCommand, made: &mut BTreeSet<String>) -
     let argv = std::iter::once("cairn".to_string()).chain(command.words.iter().cloned());
     if let Err(e) = Cli::try_parse_from(argv) {
         let first = e.to_string().lines().next().unwrap_or_default().to_string();
-        out.push(format!("{at}: `cairn {}`: {first}", command.words.join(" ")));
+        out.push(format!(
+            "{at}: `cairn {}`: {first}",
+            command.words.join(" ")
+        ));
     }
     let mut previous = "";
     for word in &command.words {
@@ -267,7 +270,10 @@ fn every_command_in_the_docs_parses_and_names_files_that_exist() {
         }
         count += commands.len();
     }
-    assert!(count >= 10, "only {count} commands found in README.md and docs/");
+    assert!(
+        count >= 10,
+        "only {count} commands found in README.md and docs/"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -281,7 +287,10 @@ fn a_page_with_a_bad_command_is_caught() {
     let commands = commands_of(Path::new("page.md"), page).expect("the page splits");
     assert_eq!(commands.len(), 5);
     assert_eq!(commands[2].line, 6);
-    assert_eq!(commands[2].words, ["report", "--plot", "out.svg", "missing/m.ptn"]);
+    assert_eq!(
+        commands[2].words,
+        ["report", "--plot", "out.svg", "missing/m.ptn"]
+    );
     let mut made = BTreeSet::new();
     let problems: Vec<Vec<String>> = commands
         .iter()
@@ -294,8 +303,14 @@ fn a_page_with_a_bad_command_is_caught() {
         problems[2],
         ["page.md:6: `missing/m.ptn` is neither in the repository nor made earlier on the page"]
     );
-    assert!(problems[3].is_empty() && problems[4].is_empty(), "{problems:?}");
-    assert_eq!(shell_words(r#"a "b c" 'd e' f\ g"#).unwrap(), ["a", "b c", "d e", "f g"]);
+    assert!(
+        problems[3].is_empty() && problems[4].is_empty(),
+        "{problems:?}"
+    );
+    assert_eq!(
+        shell_words(r#"a "b c" 'd e' f\ g"#).unwrap(),
+        ["a", "b c", "d e", "f g"]
+    );
     assert!(shell_words("a \"b").is_err());
     assert!(exists(root, "tests/data/tactics/*.tsv"));
     assert!(!exists(root, "tests/data/tactics/*.nothing"));

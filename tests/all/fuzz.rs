@@ -1,7 +1,7 @@
 //! The fuzz harness (`cairn fuzz`): a short run of every target, the checks it makes, and the
 //! bugs it found, each pinned by a test of its own.
 //!
-//! The full run (10^7 inputs, see the README) is `cairn fuzz --inputs 10000000`.
+//! The full run (10^7 inputs, see docs/development.md) is `cairn fuzz --inputs 10000000`.
 
 use cairn_search::{Limits, TimeManager};
 use cairn_tools::fuzz::{self, generate::Corpus, FuzzArgs, Target, Verdict};

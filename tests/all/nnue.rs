@@ -1,4 +1,4 @@
-//! The network evaluation (src/eval/nnue.rs, trained by src/tune/network.rs): its inputs, its file, its quantisation, and training it
+//! The network evaluation (crates/tak/src/eval/nnue.rs, trained by crates/tools/src/tune/network.rs): its inputs, its file, its quantisation, and training it
 //! on data the tests make (random games labelled by the linear evaluation).
 
 use crate::common::{mixed_positions, random_positions, Rng, Scratch};

@@ -12,8 +12,8 @@
 //! Every way the protocol (TEI, for Tak) and the PTN tools write a score lives here too, in Tak's
 //! words (an outright win is a road, a count is flats): [`Display`](fmt::Display) for people
 //! (`+0.45`, `win in 3 (road)`), [`Score::short`] for PTN comments and tables (`+0.45`, `+R3`),
-//! [`Score::json`] for machine-readable output, and [`Score::cp`] and [`Score::solved`] for the
-//! protocol's `score cp` and `score solved`. Tablut writes its scores itself.
+//! and [`Score::cp`] and [`Score::solved`] for the protocol's `score cp` and `score solved`
+//! (machine-readable output serialises scores with serde, in the tools). Tablut writes its scores itself.
 
 use std::fmt;
 
@@ -123,17 +123,6 @@ impl Score {
         }
     }
 
-    /// As a JSON object: `{"cp":45}` or `{"win":true,"plies":3,"kind":"road"}`.
-    pub fn json(self) -> String {
-        match self.proven() {
-            Some((win, plies, kind)) => format!(
-                "{{\"win\":{win},\"plies\":{plies},\"kind\":\"{}\"}}",
-                kind.name()
-            ),
-            None => format!("{{\"cp\":{}}}", self.0),
-        }
-    }
-
     /// The protocol's `cp` value: the evaluation in centiflats, or ±(`PROVEN_CP` − plies) for a
     /// proven result.
     pub fn cp(self) -> i64 {
@@ -229,8 +218,6 @@ mod tests {
             [eval.short(), road.short(), flats.short()],
             ["-0.45", "+R3", "-F5"]
         );
-        assert_eq!(eval.json(), r#"{"cp":-45}"#);
-        assert_eq!(road.json(), r#"{"win":true,"plies":3,"kind":"road"}"#);
         assert_eq!([eval.cp(), road.cp(), flats.cp()], [-45, 9_997, -9_995]);
         assert_eq!(eval.solved(), None);
         assert_eq!(flats.solved().as_deref(), Some("solved loss 5"));

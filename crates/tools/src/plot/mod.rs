@@ -12,8 +12,9 @@
 //!   with its 95 % interval as a band (one point per game); below, the moves each engine played
 //!   per game, by kind (flats, walls, capstones, spreads), as bars.
 //!
-//! The pictures under `src/plot/pictures/` (shown in the README) were made by the commands that
-//! call these functions (`cairn analyze --game --plot`, `cairn report --plot`).
+//! The pictures of the docs (`docs/pictures/`) are drawn by the commands that call these
+//! functions (`cairn analyze --game --plot`, `cairn report --plot`), run by
+//! `docs/pictures/make.sh`.
 
 use crate::arena::Elo;
 use crate::chance::Mark;

@@ -38,7 +38,7 @@ pub enum TablutCommand {
     #[command(
         after_help = "Prints the games, the positions, the loss of the starting and the \
         fitted weights on training and validation positions, and the fitted weights as a line of \
-        Rust for src/tablut/eval.rs. Progress goes to stderr.\n\n\
+        Rust for crates/tablut/src/eval.rs. Progress goes to stderr.\n\n\
         Example:\n  cairn tablut tune --games 2000 --nodes 3000 --seed 1"
     )]
     Tune(TuneArgs),

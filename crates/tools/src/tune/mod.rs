@@ -6,7 +6,7 @@
 //! - `--import` turns the games of PTN files into data lines ([`import`]);
 //! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
 //!   each round, and with `--write` overwrites that size's params file
-//!   (`src/eval/params/s<N>.rs`), recording the data and the losses in its header;
+//!   (`crates/tak/src/eval/params/s<N>.rs`), recording the data and the losses in its header;
 //! - `--nnue` trains a network evaluation ([`network`], for [`cairn_tak::eval::nnue`]) on the same
 //!   data;
 //! - `--spsa` tunes the search's constants by self-play game pairs ([`spsa`]).
@@ -45,12 +45,12 @@ pub struct TuneArgs {
     #[arg(long, conflicts_with_all = ["import", "data"])]
     pub generate: bool,
     /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
-    /// file (see src/eval/nnue.rs).
+    /// file (see crates/tak/src/eval/nnue.rs).
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
     pub nnue: Option<PathBuf>,
     /// Tune the search's pruning and reduction constants by SPSA instead: game pairs of
     /// --games/2 at --nodes a move between perturbed values, recorded in (and resumed from)
-    /// this state file (see src/tune/spsa.rs). --freeze names constants to leave alone.
+    /// this state file (see crates/tools/src/tune/spsa.rs). --freeze names constants to leave alone.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "data", "nnue", "write"])]
     pub spsa: Option<PathBuf>,
     /// Score these network files (comma-separated) beside the linear evaluation on every line
@@ -141,7 +141,7 @@ pub struct TuneArgs {
     #[arg(long)]
     pub write: bool,
     /// Folder of the params files (--write).
-    #[arg(long, default_value = "src/eval/params")]
+    #[arg(long, default_value = "crates/tak/src/eval/params")]
     pub params_dir: PathBuf,
 }
 
@@ -660,10 +660,9 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         .freeze
         .iter()
         .map(|f| {
-            params::NAMES
-                .iter()
-                .position(|n| n == f)
-                .ok_or_else(|| format!("--freeze {f}: no such feature (see src/eval/params)"))
+            params::NAMES.iter().position(|n| n == f).ok_or_else(|| {
+                format!("--freeze {f}: no such feature (see crates/tak/src/eval/params)")
+            })
         })
         .collect::<Result<Vec<usize>, String>>()?;
     let mut train = texel::Dataset::default();
