@@ -396,6 +396,11 @@ fn expected_handshake() -> Vec<String> {
         "option name MultiPV type spin default 1 min 1 max 64".to_string(),
         "option name MoveOverhead type spin default 30 min 0 max 5000".to_string(),
         "option name Contempt type spin default 0 min -100 max 100".to_string(),
+        format!(
+            "option name Level type spin default {full} min 1 max {full}",
+            full = cairn_engine::level::FULL
+        ),
+        "option name Seed type spin default 0 min 0 max 2147483647".to_string(),
         "teiok".to_string(),
     ]
 }

@@ -8,6 +8,7 @@
 //! not start) is answered with an error message and the first legal move. Below this layer the board size is a compile-time constant; here it is picked
 //! once per game ([`Engine::new_game`]) and hidden behind the [`AnyGame`] trait (implemented by [`TakGame`], a position with the hashes of the positions before it).
 
+use crate::level::{self, Level, Reach};
 use cairn_search::score::{Score, WinKind};
 use cairn_search::{
     self as search, params::MOVE_OVERHEAD_MS, Limits, SearchConfig, SearchInfo, TimeManager,
@@ -21,6 +22,7 @@ use std::sync::atomic::{
     Ordering::{Relaxed, SeqCst},
 };
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::Instant;
 
@@ -58,6 +60,10 @@ pub struct Options {
     /// How much worse than even a draw is for the engine, in the evaluation's units
     /// ([`SearchConfig::contempt`]).
     pub contempt: i32,
+    /// The playing strength ([`crate::level`]): [`level::FULL`] plays as well as it can.
+    pub level: u8,
+    /// The seed of a weaker level's choices: the same seed replays the same game.
+    pub seed: u64,
 }
 
 impl Default for Options {
@@ -69,6 +75,8 @@ impl Default for Options {
             move_overhead_ms: MOVE_OVERHEAD_MS,
             komi: Komi::ZERO,
             contempt: 0,
+            level: level::FULL,
+            seed: 0,
         }
     }
 }
@@ -126,6 +134,8 @@ pub struct Job<'a> {
     pub stop: &'a AtomicBool,
     /// Where the job's events go.
     pub reporter: &'a Reporter,
+    /// The playing strength, and the seed of its choices.
+    pub level: (Level, u64),
 }
 
 /// The empty board of `N`×`N` with `komi`, as a new game.
@@ -158,6 +168,9 @@ impl<const N: usize> AnyGame for TakGame<N> {
     }
 
     fn search(&self, job: &Job) -> search::SearchResult<Move> {
+        if !job.level.0.is_full() {
+            return search_at_level(self, job);
+        }
         let (config, clock) = one_clock(self.position(), job);
         let started = clock.start();
         if let Some(result) = self.position().result() {
@@ -226,6 +239,84 @@ impl<const N: usize> AnyGame for TakGame<N> {
         let first = self.position().legal_moves().first().copied();
         first.map(|mv| mv.ptn::<N>().to_string())
     }
+}
+
+/// [`AnyGame::search`] at a level below full strength: a capped search of several lines on one
+/// thread, then the level's pick among them ([`Level::pick`]). Only the lines the user asked
+/// for (`MultiPV`) are reported; the final line is the move played.
+fn search_at_level<const N: usize>(game: &TakGame<N>, job: &Job) -> search::SearchResult<Move> {
+    let (level, seed) = job.level;
+    let (mut config, clock) = one_clock(game.position(), job);
+    let started = clock.start();
+    let shown = config.multipv.max(1);
+    config.multipv = shown.max(level.lines);
+    config.threads = 1;
+    let mut limits = job.limits.clone();
+    match level.reach {
+        Some(Reach::Depth(plies)) => {
+            limits.depth = Some(limits.depth.map_or(plies, |d| d.min(plies)))
+        }
+        Some(Reach::Nodes(cap)) => limits.nodes = Some(limits.nodes.map_or(cap, |n| n.min(cap))),
+        None => {}
+    }
+    // The lines of the last complete iteration, in the order reported.
+    let lines: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+    let info = |info: &SearchInfo| {
+        let mut kept = lines.lock().unwrap_or_else(|e| e.into_inner());
+        if info.multipv == 1 {
+            kept.clear();
+        }
+        kept.push(info.clone());
+        if info.multipv <= shown {
+            (job.reporter)(SearchEvent::Info(info.clone()));
+        }
+    };
+    let search = |limits: &Limits| {
+        search::search(
+            game.position(),
+            game.hashes(),
+            limits,
+            &config,
+            job.tt,
+            job.stop,
+            &info,
+        )
+    };
+    let mut result = search(&limits);
+    if result.depth == 0 && limits.nodes.is_some() && !job.stop.load(Relaxed) {
+        // The cap ended the first ply: a level always looks that far.
+        let one_ply = Limits {
+            nodes: None,
+            depth: Some(1),
+            ..limits.clone()
+        };
+        result = search(&one_ply);
+    }
+    let lines = lines.into_inner().unwrap_or_else(|e| e.into_inner());
+    let scores: Vec<Score> = lines.iter().map(|l| l.score).collect();
+    let chosen = level
+        .pick(&scores, seed, game.position().hash())
+        .and_then(|i| {
+            let line = &lines[i];
+            let first = parse_move(game.position(), line.pv.first()?).ok()?;
+            let mut pos = game.position().clone();
+            let mut pv = Vec::with_capacity(line.pv.len());
+            for text in &line.pv {
+                let Ok(mv) = parse_move(&pos, text) else {
+                    break;
+                };
+                pos.make(mv);
+                pv.push(mv);
+            }
+            Some((first, line.score, pv))
+        });
+    if let Some((best, score, pv)) = chosen {
+        result.best = Some(best);
+        result.score = score;
+        result.pv = pv;
+    }
+    report_final::<N>(&result, started, job.tt.hashfull(), job.reporter);
+    result
 }
 
 /// Nodes of the short search that answers `go solved` when no tinue is proven.
@@ -537,6 +628,7 @@ impl Engine {
         let game = self.game.boxed_clone();
         let tt = Arc::clone(&self.tt);
         let config = self.config(started);
+        let level = self.level();
         let thread_stop = Arc::clone(&stop);
         self.searching.store(true, SeqCst);
         let guard = OneBestMove {
@@ -554,6 +646,7 @@ impl Engine {
                     tt: &tt,
                     stop: &thread_stop,
                     reporter: &report,
+                    level,
                 };
                 if solve {
                     game.solve(&job);
@@ -582,7 +675,13 @@ impl Engine {
             tt: &self.tt,
             stop: &stop,
             reporter: &reporter,
+            level: self.level(),
         })
+    }
+
+    /// The playing strength of the options, with the seed of its choices.
+    fn level(&self) -> (Level, u64) {
+        (Level::new(self.options.level), self.options.seed)
     }
 
     /// Asks a running search to stop; its best move is still reported. Harmless when idle.

@@ -9,6 +9,7 @@
 
 pub mod bench;
 pub mod engine;
+pub mod level;
 pub mod playtak;
 pub mod tei;
 pub mod timestamp;

@@ -134,6 +134,16 @@ pub struct PlaytakArgs {
     #[arg(long, default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-100..=100), value_name = "CENTIFLATS")]
     pub contempt: i32,
+    /// Playing strength, 1 (a beginner) to 14 (full strength); the TEI option `Level`. Below
+    /// 14 the bot searches less and picks among its best moves (docs/levels.md has each
+    /// level's Elo).
+    #[arg(long, default_value_t = crate::level::FULL,
+          value_parser = clap::value_parser!(u8).range(crate::level::WEAKEST as i64..=crate::level::FULL as i64))]
+    pub level: u8,
+    /// The seed of a weaker level's choices, mixed with each game's number: the same seed and
+    /// game number replay the same moves.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
     #[arg(long, default_value_t = 20.0, hide = true)]
     pub ping_interval: f64,
@@ -230,6 +240,8 @@ pub fn config(args: &PlaytakArgs, transcript: Option<Transcript>) -> Result<Conf
             threads: args.threads as usize,
             move_overhead_ms: args.move_overhead,
             contempt: args.contempt,
+            level: args.level,
+            seed: args.seed,
             ..engine::Options::default()
         },
         ping_interval: Duration::from_secs_f64(args.ping_interval),

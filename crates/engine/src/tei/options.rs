@@ -35,9 +35,11 @@ enum Field {
     MultiPv,
     MoveOverhead,
     Contempt,
+    Level,
+    Seed,
 }
 
-const FIELDS: [(Field, &str, i64, i64); 6] = [
+const FIELDS: [(Field, &str, i64, i64); 8] = [
     (
         Field::HalfKomi,
         "HalfKomi",
@@ -50,6 +52,15 @@ const FIELDS: [(Field, &str, i64, i64); 6] = [
     (Field::MoveOverhead, "MoveOverhead", 0, 5000),
     // Centiflats in Tak: up to a flat either way.
     (Field::Contempt, "Contempt", -100, 100),
+    // Playing strength, weakest to full (crate::level).
+    (
+        Field::Level,
+        "Level",
+        crate::level::WEAKEST as i64,
+        crate::level::FULL as i64,
+    ),
+    // The seed of a weaker level's choices.
+    (Field::Seed, "Seed", 0, i32::MAX as i64),
 ];
 
 fn get(options: &Options, field: Field) -> i64 {
@@ -60,6 +71,8 @@ fn get(options: &Options, field: Field) -> i64 {
         Field::MultiPv => options.multipv as i64,
         Field::MoveOverhead => options.move_overhead_ms as i64,
         Field::Contempt => options.contempt as i64,
+        Field::Level => options.level as i64,
+        Field::Seed => options.seed as i64,
     }
 }
 
@@ -76,6 +89,8 @@ fn put(options: &mut Options, field: Field, value: i64) {
         Field::MultiPv => options.multipv = value as usize,
         Field::MoveOverhead => options.move_overhead_ms = value as u64,
         Field::Contempt => options.contempt = value as i32,
+        Field::Level => options.level = value as u8,
+        Field::Seed => options.seed = value as u64,
     }
 }
 
@@ -158,7 +173,9 @@ mod tests {
                 "Threads",
                 "MultiPV",
                 "MoveOverhead",
-                "Contempt"
+                "Contempt",
+                "Level",
+                "Seed"
             ]
         );
         for d in &decl {

@@ -85,6 +85,10 @@ impl Client {
             .map_err(|e| format!("komi of {} half flats: {e}", start.half_komi))
             .and_then(|komi| {
                 options.komi = komi;
+                // A weaker level's choices vary from game to game and replay with the game's
+                // number and --seed.
+                options.seed =
+                    cairn_search::rng::mix(self.config.engine.seed ^ start.game) & i32::MAX as u64;
                 self.engine.set_options(options)
             })
             .and_then(|()| self.engine.new_game(start.size));

@@ -276,9 +276,11 @@ impl Client {
 
     /// Greets the opponent at the start of a game.
     pub(super) fn greet(&mut self) {
+        let level = crate::level::Level::new(self.config.engine.level);
         self.tell(&format!(
-            "Hi! I am Cairn {}, a Tak engine. Have a good game!",
-            env!("CARGO_PKG_VERSION")
+            "Hi! I am Cairn {}, a Tak engine, playing at {}. Have a good game!",
+            env!("CARGO_PKG_VERSION"),
+            level.describe()
         ));
     }
 
