@@ -78,6 +78,8 @@ enum Command {
         /// The PTN file.
         file: PathBuf,
     },
+    /// Find tinue puzzles in played games: forced roads with a unique winning first move.
+    Puzzles(Box<cairn_tools::puzzles::PuzzlesArgs>),
     /// Generate a balanced opening book (all distinct lines up to symmetry, searched).
     Openings(OpeningsArgs),
     /// Measure the tinue prover and the search on tactics files (`TPS<TAB>plies` lines).
@@ -120,6 +122,7 @@ pub fn run() -> i32 {
         Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args),
         Some(Command::Match(args)) => run_match(&args),
         Some(Command::Report(args)) => cairn_tools::report::run(&args),
+        Some(Command::Puzzles(args)) => cairn_tools::puzzles::run(&args),
         Some(Command::Openings(args)) => return cairn_tools::openings::run(&args),
         Some(Command::Tune(args)) => return cairn_tools::tune::run(*args),
         Some(Command::Fuzz(args)) => return fuzz(&args),

@@ -21,6 +21,7 @@ mod perft;
 mod playtak;
 mod playtak_server;
 mod properties;
+mod puzzles;
 mod replay;
 mod report;
 mod rules;

@@ -7,6 +7,7 @@
 //! - [`openings`]: balanced opening books; [`tune`]: self-play data and evaluation fitting;
 //! - [`tactics`]: the prover and the search on tactics files; [`fuzz`]: random and broken
 //!   input through every parser and TEI session; [`perft`]: leaf counts of the move tree;
+//! - [`puzzles`]: tinue puzzles mined from played games, with the prover;
 //! - [`tablut`]: Tablut's analysis, perft, terminal play, self-play and tuning.
 
 pub mod analyze;
@@ -17,6 +18,7 @@ pub mod ninja;
 pub mod openings;
 pub mod perft;
 pub mod plot;
+pub mod puzzles;
 pub mod report;
 pub mod tablut;
 pub mod tactics;
