@@ -13,6 +13,7 @@ mod common;
 mod eval;
 mod fuzz;
 mod layering;
+mod multipv;
 mod nnue;
 mod notation;
 mod openings;
