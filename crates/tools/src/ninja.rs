@@ -103,9 +103,12 @@ pub fn tag_value(value: &str) -> String {
     out.trim().to_string()
 }
 
+/// Whether PTN Ninja accepts a tag value.
+type Accepts = fn(&str) -> bool;
+
 /// The tags PTN Ninja knows, as it names them, each with what it accepts in its value (written
 /// by [`tag_value`], not empty).
-const APP_TAGS: [(&str, fn(&str) -> bool); 23] = [
+const APP_TAGS: [(&str, Accepts); 23] = [
     ("Caps", digits),
     ("Caps1", digits),
     ("Caps2", digits),

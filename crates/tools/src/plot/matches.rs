@@ -145,11 +145,11 @@ pub fn match_svg(graph: &MatchGraph) -> Result<String, String> {
 
 /// The Elo curve worth drawing and the axis that holds it: the first game drawn (1-based) and
 /// the axis' low and high ends. The curve starts after the last game whose interval is
-/// infinite (a match that one engine has won every game of so far) or wider than
-/// [`ELO_WIDEST`]; if even the last game's is that wide, after the last infinite one. The axis
-/// spans the drawn estimates and intervals with a margin, rounded to its label step, and
-/// reaches 0 (even strength) when that is within one span of the data. `None` when the last
-/// estimate is infinite: nothing to draw.
+/// infinite (a match that one engine has won every game of so far) or wider than 600 Elo; if
+/// even the last game's is that wide, after the last infinite one. The axis spans the drawn
+/// estimates and intervals with a margin, rounded to its label step, and reaches 0 (even
+/// strength) when that is within one span of the data. `None` when the last estimate is
+/// infinite: nothing to draw.
 pub fn elo_axis(elo: &[Elo]) -> Option<(usize, f64, f64)> {
     let finite = |e: &Elo| e.elo.is_finite() && e.low.is_finite() && e.high.is_finite();
     let narrow = |e: &Elo| finite(e) && e.high - e.low <= ELO_WIDEST;
