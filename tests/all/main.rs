@@ -14,6 +14,7 @@ mod eval;
 mod fuzz;
 mod layering;
 mod levels;
+mod multipv;
 mod nnue;
 mod notation;
 mod openings;

@@ -4,6 +4,7 @@
 //! so each picture is the same bytes every run.
 
 use crate::common::Scratch;
+use cairn_tak::notation::ptn_game::PtnPly;
 use cairn_tak::notation::{parse_file, replay, tps, PtnGame};
 use std::path::Path;
 use std::process::Command;
@@ -158,38 +159,301 @@ fn report_links_open_each_lost_game() {
         let url = line.split_whitespace().last().unwrap();
         assert!(url.ends_with(&format!("&ply={ply}!")), "{url}");
         let ptn = cairn_tools::ninja::ptn_of_link(url).unwrap();
-        assert_eq!(ptn, games[index - 1].to_ptn(), "game {index}");
+        assert_same_game(&ptn, &games[index - 1]);
         let name = cairn_tools::ninja::name_of_link(url).unwrap();
         assert!(name.starts_with(&format!("game {index}: ")), "{name}");
     }
 }
 
+/// The y-axis labels of a match picture (`+100`, `-50`, `+0`), as numbers.
+fn elo_labels(words: &[String]) -> Vec<f64> {
+    words
+        .iter()
+        .filter(|w| w.starts_with(['+', '-']) && w[1..].bytes().all(|b| b.is_ascii_digit()))
+        .map(|w| w.parse().unwrap())
+        .collect()
+}
+
+/// The counts of a row of the picture's words (`won 1 by road; lost 1 on time; 1 unfinished`)
+/// in the columns of the text report's endings table: won by road, on flats, otherwise; lost
+/// likewise; drawn; unfinished.
+fn ending_columns(words: &str) -> [usize; 8] {
+    let mut counts = [0; 8];
+    for part in words.split("; ") {
+        let (side, rest) = match part.split_once(' ') {
+            Some(("won", rest)) => (Some(0), rest),
+            Some(("lost", rest)) => (Some(3), rest),
+            _ => (None, part),
+        };
+        for item in rest.split(", ") {
+            let (n, how) = item.split_once(' ').unwrap_or_else(|| panic!("{words}"));
+            let n: usize = n.parse().unwrap_or_else(|_| panic!("{words}"));
+            let column = match (side, how) {
+                (Some(s), "by road") => s,
+                (Some(s), "on flats") => s + 1,
+                (Some(s), "on time" | "by forfeit" | "otherwise") => s + 2,
+                (None, "draw" | "draws") => 6,
+                (None, "unfinished") => 7,
+                _ => panic!("`{item}` in {words}"),
+            };
+            counts[column] += n;
+        }
+    }
+    counts
+}
+
+/// The match picture: its title is the text's first line; the Elo curve starts once the
+/// interval is finite and narrow enough, on an axis that spans the drawn data and not ±800;
+/// how the first engine's games ended by colour, in words and as bars, matches the text
+/// report's tables; the same input draws the same bytes.
+/// The tags PTN Ninja knows (it drops any other with a warning).
+const APP_TAGS: [&str; 23] = [
+    "Caps",
+    "Caps1",
+    "Caps2",
+    "Clock",
+    "Date",
+    "Event",
+    "Flats",
+    "Flats1",
+    "Flats2",
+    "Komi",
+    "Opening",
+    "Player1",
+    "Player2",
+    "PlayTakID",
+    "Points",
+    "Rating1",
+    "Rating2",
+    "Result",
+    "Round",
+    "Site",
+    "Size",
+    "Time",
+    "TPS",
+];
+
+/// What a tag value of a link means: `''` is the app's `"`, and the full-width `＼ ］ ｛ ｝`
+/// stand for `\ ] { }`.
+fn meaning(value: &str) -> String {
+    value
+        .replace("''", "\"")
+        .replace('\u{FF3C}', "\\")
+        .replace('\u{FF3D}', "]")
+        .replace('\u{FF5B}', "{")
+        .replace('\u{FF5D}', "}")
+}
+
+/// The PTN of a link is one PTN Ninja reads: every tag line `[Name "value"]` with no other `"`
+/// in it (the app's value ends at the first one), of a tag the app knows, no `\"` anywhere,
+/// no `*` result; and it reads back with our parser to `game`: its moves, comments and result
+/// (a `*` left out), and its tags, those the app knows with the same meaning, the others
+/// (and values the app would refuse) written out in a note before the first move.
+fn assert_same_game(ptn: &str, game: &PtnGame) {
+    assert!(!ptn.contains("\\\""), "{ptn}");
+    for line in ptn.lines().filter(|l| l.starts_with('[')) {
+        assert_eq!(line.matches('"').count(), 2, "{line}");
+        let name = line[1..].split(' ').next().unwrap();
+        assert!(APP_TAGS.contains(&name) && line.ends_with("\"]"), "{line}");
+    }
+    let linked = &parse_file(ptn).expect("the link's PTN reads back")[0];
+    let moves = |g: &PtnGame| -> Vec<String> {
+        let ply = |p: &PtnPly| format!("{}{} {:?}", p.mv, p.annotations, p.comments);
+        g.plies.iter().map(ply).collect()
+    };
+    assert_eq!(moves(linked), moves(game));
+    let result = |g: &PtnGame| g.result.clone().filter(|r| r != "*");
+    assert_eq!(result(linked), result(game));
+    let note = linked.comments.first().cloned().unwrap_or_default();
+    for (name, value) in &game.tags {
+        let value = value.trim();
+        match linked.tag(name) {
+            Some(written) => assert_eq!(meaning(written), value, "{name}"),
+            None if name == "Result" && value == "*" => {}
+            None => assert!(
+                meaning(&note).contains(&format!("{name}: {value}")),
+                "{name}: {value} not in the note `{note}`"
+            ),
+        }
+    }
+}
+
+/// Links of games whose tags hold what PTN Ninja cannot read as such (an escaped quote, a
+/// backslash, `]`, braces in a name, non-ASCII, a tag it does not know): `analyze --game
+/// --link` and `report --links` write them as the app reads them, the game re-reads with our
+/// parser to the same tags and moves, and the link opens at the ply it names.
 #[test]
-fn report_picture_has_a_point_per_game_and_the_kinds() {
+fn links_open_whatever_the_tags_hold() {
+    let dir = Scratch::new("report-link-tags");
+    let tags = "[Player1 \"Ann \\\"the Hammer\\\" {A}\"]\n[Player2 \"Bob \\\\ Builder ]\"]\n\
+        [Event \"Ünïcode 🐢 cup [x]\"]\n[Opponent \"x\"]\n[Date \"2024-05-01\"]\n";
+    let game_text = BLUNDERS_3X3.replace("[Player1 \"Ann\"]\n[Player2 \"Bob\"]\n", tags);
+    let game = &parse_file(&game_text).unwrap()[0];
+    assert_eq!(game.tag("Player1"), Some("Ann \"the Hammer\" {A}"));
+    let file = dir.file("game.ptn", &game_text);
+    let annotated = dir.join("annotated.ptn");
+    let out = ok(&[
+        "analyze",
+        "--game",
+        arg(&file),
+        "--depth",
+        "3",
+        "--threads",
+        "1",
+        "--link",
+        "--out",
+        arg(&annotated),
+    ]);
+    let url = out.trim();
+    let written = &parse_file(&std::fs::read_to_string(&annotated).unwrap()).unwrap()[0];
+    let ptn = cairn_tools::ninja::ptn_of_link(url).unwrap();
+    assert_same_game(&ptn, written);
+    assert!(
+        ptn.contains("[Player1 \"Ann ''the Hammer'' \u{FF5B}A\u{FF5D}\"]"),
+        "{ptn}"
+    );
+    // It opens before the first blunder, a ply of the game.
+    let first = written
+        .plies
+        .iter()
+        .position(|p| p.annotations.ends_with("??"))
+        .unwrap();
+    assert!(url.ends_with(&format!("&ply={first}")), "{url}");
+    // A match between engines with such names: the lost games' links open at their last ply.
+    let mut games = MATCH.replace("\"alpha\"", "\"al\\\"pha\\\\\"");
+    games = games.replace("[Size \"5\"]", "[Size \"5\"]\n[Site \"a]b\"]");
+    let file = dir.file("match.ptn", &games);
+    let text = ok(&["report", arg(&file), "--links"]);
+    let parsed = parse_file(&games).unwrap();
+    let links: Vec<&str> = text.lines().filter(|l| l.contains("https://")).collect();
+    assert_eq!(links.len(), 3, "{text}");
+    for (line, index) in links.iter().zip([1, 2, 3]) {
+        let url = line.split_whitespace().last().unwrap();
+        let game = &parsed[index - 1];
+        assert!(
+            url.ends_with(&format!("&ply={}!", game.plies.len() - 1)),
+            "{url}"
+        );
+        assert_same_game(&cairn_tools::ninja::ptn_of_link(url).unwrap(), game);
+    }
+}
+
+#[test]
+fn report_picture_shows_the_elo_and_how_games_ended() {
     let dir = Scratch::new("report-plot");
     let file = dir.file("match.ptn", MATCH);
     let plot = dir.join("report.svg");
-    ok(&["report", arg(&file), "--plot", arg(&plot)]);
+    let text = ok(&["report", arg(&file), "--plot", arg(&plot)]);
     let first = std::fs::read_to_string(&plot).unwrap();
     let doc = svg(&first);
-    assert_eq!(count(&doc, "circle"), 4, "one Elo point per game");
-    assert_eq!(count(&doc, "polygon"), 1, "the 95% band");
-    // The background, 4 kinds x 2 engines, and the legend (its box, its border, two keys).
-    assert_eq!(count(&doc, "rect"), 1 + 8 + 4);
     let words = texts(&doc);
-    for label in ["flats", "walls", "capstones", "spreads", "alpha", "beta"] {
-        assert_eq!(
-            words.iter().filter(|w| *w == label).count(),
-            1,
-            "{label}: {words:?}"
-        );
-    }
-    assert!(words
+    assert!(
+        words.contains(&text.lines().next().unwrap().to_string()),
+        "{words:?}"
+    );
+    // Games 1 and 2 (both won by alpha) have no finite Elo: no point, no spike.
+    let report = cairn_tools::report::MatchReport::from_ptn(MATCH).unwrap();
+    assert!(!report.elo[0].high.is_finite() && !report.elo[1].high.is_finite());
+    let (start, _, _) = cairn_tools::plot::elo_axis(&report.elo).unwrap();
+    assert!(start >= 3, "{start}");
+    assert_eq!(
+        count(&doc, "circle"),
+        4 + 1 - start,
+        "one Elo point per game drawn"
+    );
+    assert_eq!(count(&doc, "polygon"), 1, "the 95% band");
+    // The axis holds the last estimate and its interval, +89 [-184, +361], with a margin,
+    // and is not the old fixed ±800.
+    let labels = elo_labels(&words);
+    let (lo, hi) = labels
         .iter()
-        .any(|w| w.starts_with("alpha vs beta: +2 -1 =1")));
+        .fold((f64::MAX, f64::MIN), |(l, h), &v| (l.min(v), h.max(v)));
+    assert!(lo <= -184.0 && hi >= 361.0, "{labels:?}");
+    assert!(hi - lo < 2.0 * (361.0 + 184.0), "{labels:?}");
+    assert!(words.contains(&"+89 [-184, +361]".to_string()), "{words:?}");
+    // Each row: its name, its tally, its endings in words, then its bar's counts.
+    let tallies: Vec<&str> = text
+        .lines()
+        .find(|l| l.starts_with("alpha  "))
+        .unwrap()
+        .split_whitespace()
+        .collect();
+    // `alpha +2 -1 =1 62.5% +89 [-184, +361] +1 -1 =0 +1 -0 =1`: all, then White's, Black's.
+    let n = tallies.len();
+    let (white, black, all) = (
+        tallies[n - 6..n - 3].join(" "),
+        tallies[n - 3..].join(" "),
+        tallies[1..4].join(" "),
+    );
+    let table = |colour: &str| -> [usize; 8] {
+        let row = text
+            .lines()
+            .find(|l| l.split_whitespace().take(2).eq(["alpha", colour]))
+            .unwrap();
+        let numbers: Vec<usize> = row
+            .split_whitespace()
+            .skip(2)
+            .map(|n| n.parse().unwrap())
+            .collect();
+        numbers.try_into().unwrap()
+    };
+    let (as_white, as_black) = (table("White"), table("Black"));
+    let sum: [usize; 8] = std::array::from_fn(|i| as_white[i] + as_black[i]);
+    for (name, tally, columns) in [
+        ("as White", white, as_white),
+        ("as Black", black, as_black),
+        ("all games", all, sum),
+    ] {
+        let at = words
+            .iter()
+            .position(|w| w == name)
+            .unwrap_or_else(|| panic!("{name}"));
+        let games: usize = columns.iter().sum();
+        assert_eq!(words[at + 1], format!("{tally} ({games} games)"), "{name}");
+        assert_eq!(
+            ending_columns(&words[at + 2]),
+            columns,
+            "{name}: {}",
+            words[at + 2]
+        );
+        let bar: usize = words[at + 3..]
+            .iter()
+            .take_while(|w| w.bytes().all(|b| b.is_ascii_digit()))
+            .map(|w| w.parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(bar, games, "{name}: {words:?}");
+    }
     // Same input, same bytes.
     ok(&["report", arg(&file), "--plot", arg(&plot)]);
     assert_eq!(std::fs::read_to_string(&plot).unwrap(), first);
+}
+
+/// A match one engine has won every game of has no finite Elo: the picture says so instead of
+/// drawing a curve.
+#[test]
+fn report_picture_of_a_whitewash_draws_no_curve() {
+    let dir = Scratch::new("report-plot-whitewash");
+    let games: String = MATCH
+        .split("\n\n[Player1")
+        .take(2)
+        .collect::<Vec<_>>()
+        .join("\n\n[Player1");
+    let file = dir.file("match.ptn", &games);
+    let plot = dir.join("report.svg");
+    ok(&["report", arg(&file), "--plot", arg(&plot)]);
+    let drawn = std::fs::read_to_string(&plot).unwrap();
+    let doc = svg(&drawn);
+    assert_eq!(count(&doc, "circle"), 0);
+    assert_eq!(count(&doc, "polygon"), 0);
+    let words = texts(&doc);
+    assert!(
+        words.iter().any(|w| w.starts_with("No finite Elo yet")),
+        "{words:?}"
+    );
+    assert!(
+        words.contains(&"+2 -0 =0 (2 games)".to_string()),
+        "{words:?}"
+    );
 }
 
 #[test]
@@ -518,7 +782,11 @@ fn match_plot_is_the_report_picture_of_its_games() {
         arg(&plot),
     ]);
     let drawn = std::fs::read_to_string(&plot).unwrap();
-    assert_eq!(count(&svg(&drawn), "circle"), 2);
+    let report =
+        cairn_tools::report::MatchReport::from_ptn(&std::fs::read_to_string(&ptn).unwrap());
+    let drawn_games =
+        cairn_tools::plot::elo_axis(&report.unwrap().elo).map_or(0, |(s, _, _)| 3 - s);
+    assert_eq!(count(&svg(&drawn), "circle"), drawn_games);
     let again = dir.join("again.svg");
     ok(&["report", arg(&ptn), "--plot", arg(&again)]);
     assert_eq!(std::fs::read_to_string(&again).unwrap(), drawn);

@@ -1,9 +1,17 @@
-//! Search behaviour through the library: immediate wins are played, proven scores are right.
+//! Search behaviour through the library: immediate wins are played, proven scores are right,
+//! MultiPV's lines and answer agree.
 
 use crate::common::random_positions;
+use cairn_search::repetition::PositionHashes;
 use cairn_search::score::WinKind;
-use cairn_search::{search_to_depth, TranspositionTable};
+use cairn_search::{
+    search, search_to_depth, Limits, SearchConfig, SearchGame, SearchInfo, TranspositionTable,
+};
 use cairn_tak::board::{GameResult, Position};
+use cairn_tak::notation::parse_move;
+use std::collections::HashSet;
+use std::sync::atomic::AtomicBool;
+use std::sync::Mutex;
 
 fn best<const N: usize>(
     pos: &Position<N>,
@@ -147,4 +155,122 @@ fn moves_left_counts_the_reserves_and_the_endgame_after_them() {
     )
     .unwrap();
     assert_eq!(late.moves_left(), 10);
+}
+
+/// The lines of one MultiPV iteration as reported: best first, distinct first moves, legal.
+fn assert_lines_sorted<const N: usize>(pos: &Position<N>, lines: &[SearchInfo], case: &str) {
+    let indices: Vec<usize> = lines.iter().map(|l| l.multipv).collect();
+    let expected: Vec<usize> = (1..=lines.len()).collect();
+    assert_eq!(indices, expected, "{case}: {lines:?}");
+    assert!(
+        lines.windows(2).all(|w| w[0].score >= w[1].score),
+        "{case}: lines not best first: {lines:?}"
+    );
+    let firsts: HashSet<&String> = lines.iter().map(|l| &l.pv[0]).collect();
+    assert_eq!(firsts.len(), lines.len(), "{case}: {lines:?}");
+    for line in lines {
+        assert!(parse_move(pos, &line.pv[0]).is_ok(), "{case}: {line:?}");
+    }
+}
+
+/// Runs one search of `pos` on one thread and checks what MultiPV promises: each iteration
+/// reports its lines best first with distinct first moves, every iteration but a cut-short
+/// first one has all its lines, and the result (move, score, depth, line) is the first line of
+/// the last iteration reported, however the limits cut the search.
+fn check_multipv<const N: usize>(pos: &Position<N>, multipv: usize, limits: &Limits, case: &str) {
+    let reported = Mutex::new(Vec::new());
+    let report = |info: &SearchInfo| reported.lock().unwrap().push(info.clone());
+    let config = SearchConfig {
+        multipv,
+        ..SearchConfig::default()
+    };
+    let tt = TranspositionTable::new(4);
+    let history = PositionHashes::new(pos.hash());
+    let stop = AtomicBool::new(false);
+    let result = search(pos, &history, limits, &config, &tt, &stop, &report);
+    let reported = reported.into_inner().unwrap();
+    let lines = multipv.min(pos.legal_moves().len());
+    let mut iterations: Vec<&[SearchInfo]> = reported.chunk_by(|a, b| a.depth == b.depth).collect();
+    let last = iterations.pop().expect("an iteration");
+    for (i, iteration) in iterations.iter().enumerate() {
+        assert_eq!(
+            iteration.len(),
+            lines,
+            "{case}: iteration {i}: {iteration:?}"
+        );
+        assert_lines_sorted(pos, iteration, case);
+    }
+    assert_lines_sorted(pos, last, case);
+    // Only a first iteration cut short has fewer lines.
+    assert!(
+        last.len() == lines || iterations.is_empty(),
+        "{case}: {last:?}"
+    );
+    let text = |m| <Position<N> as SearchGame>::move_text(m);
+    assert_eq!(
+        result.best.map(text).as_ref(),
+        Some(&last[0].pv[0]),
+        "{case}"
+    );
+    assert_eq!(result.score, last[0].score, "{case}");
+    assert_eq!(result.depth, last[0].depth, "{case}");
+    let pv: Vec<String> = result.pv.iter().map(|&m| text(m)).collect();
+    assert_eq!(pv, last[0].pv, "{case}");
+    if let Some(depth) = limits.depth {
+        assert!(result.depth <= depth, "{case}");
+    }
+}
+
+/// MultiPV's lines and the search's answer agree: for 1, 2, 3 and 5 lines, at fixed depths and
+/// at node counts that cut iterations short (on one thread, reproducible), on opening and
+/// middle-game positions of 5x5 and 6x6.
+#[test]
+fn multipv_answer_is_the_first_of_its_sorted_lines() {
+    let mut six = Position::<6>::start();
+    for m in ["a1", "f6", "d4", "c3", "d3"] {
+        six.make(parse_move(&six, m).unwrap());
+    }
+    let mut five = random_positions::<5>(11, 6, 18);
+    five.retain(|p| !p.is_over() && p.legal_moves().len() > 8);
+    let fives = [
+        Position::<5>::start(),
+        five[five.len() / 2].clone(),
+        five[five.len() - 1].clone(),
+    ];
+    let limits = [
+        Limits {
+            depth: Some(1),
+            ..Limits::default()
+        },
+        Limits {
+            depth: Some(4),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(1500),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(9000),
+            ..Limits::default()
+        },
+        Limits {
+            nodes: Some(25_000),
+            ..Limits::default()
+        },
+    ];
+    for multipv in [1, 2, 3, 5] {
+        for limit in &limits {
+            check_multipv(
+                &six,
+                multipv,
+                limit,
+                &format!("6x6 MultiPV {multipv} {limit:?}"),
+            );
+            for (i, pos) in fives.iter().enumerate() {
+                let case = format!("5x5 #{i} MultiPV {multipv} {limit:?}");
+                check_multipv(pos, multipv, limit, &case);
+            }
+        }
+    }
 }

@@ -707,39 +707,65 @@ fn go_infinite_waits_quietly_once_proven() {
     }
 }
 
-/// With MultiPV, an iteration cut short after its first line still decides the move: the final
-/// line is that line, a ply deeper than the last full iteration, and starts with the move
-/// played also where that line changed it. (Fixed node counts on one thread: reproducible.)
-#[test]
-fn the_final_line_follows_an_unfinished_iteration() {
-    let mut tei = Tei::ready();
-    tei.send("setoption name MultiPV value 2");
-    let mut changed = 0;
-    for nodes in (2000..=30_000).step_by(2000) {
-        tei.send("teinewgame 6");
-        tei.send("position startpos moves f1 a6 c3 c4");
-        tei.send(&format!("go nodes {nodes}"));
-        // bestmove() checks that the final line starts with the move played.
-        let search = tei.bestmove();
-        let end = search.final_info();
-        let iterations = search.iterations();
-        let last = iterations
-            .iter()
-            .rfind(|i| i.multipv == Some(1))
-            .expect("a finished iteration");
-        assert_eq!(end.multipv, Some(1));
-        // Nodes after the last full iteration are counted too.
-        assert!(end.nodes >= nodes && end.nodes >= last.nodes, "{end:?}");
-        if end.depth == last.depth {
-            assert_eq!(end.line(), last.line());
-        } else {
-            assert_eq!(end.depth, last.depth + 1, "{end:?} {last:?}");
-            changed += usize::from(end.pv[0] != last.pv[0]);
+/// The `cp` value of an `info` line's score (every score is `cp` outside TEI v1).
+fn centipawns(info: &Info) -> i64 {
+    let value = info.score.strip_prefix("cp ");
+    value
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| panic!("a cp score: {info:?}"))
+}
+
+/// The iterations of a MultiPV search, each its lines in order; every iteration's lines are
+/// numbered 1, 2, ..., best first, with distinct first moves.
+fn multipv_iterations(search: &Search) -> Vec<Vec<Info>> {
+    let mut iterations: Vec<Vec<Info>> = Vec::new();
+    for info in search.iterations() {
+        match iterations.last_mut() {
+            Some(last) if last[0].depth == info.depth => last.push(info),
+            _ => iterations.push(vec![info]),
         }
     }
-    // Some of these counts end in a first line that changed the move (if a change of the
-    // search leaves none, pick other counts).
-    assert!(changed > 0);
+    for lines in &iterations {
+        let ks: Vec<Option<u32>> = lines.iter().map(|i| i.multipv).collect();
+        let expected: Vec<Option<u32>> = (1..=lines.len() as u32).map(Some).collect();
+        assert_eq!(ks, expected, "{lines:?}");
+        assert!(
+            lines
+                .windows(2)
+                .all(|w| centipawns(&w[0]) >= centipawns(&w[1])),
+            "lines not best first: {lines:?}"
+        );
+        let firsts: std::collections::HashSet<&String> = lines.iter().map(|i| &i.pv[0]).collect();
+        assert_eq!(firsts.len(), lines.len(), "{lines:?}");
+    }
+    iterations
+}
+
+/// With MultiPV, the move played and the final line are the first line of the last iteration
+/// whose every line was searched, whatever node count cuts the next one short (fixed node
+/// counts on one thread: reproducible).
+#[test]
+fn the_final_line_is_the_first_of_the_last_full_iteration() {
+    let mut tei = Tei::ready();
+    tei.send("setoption name Threads value 1");
+    for multipv in [2, 3] {
+        tei.send(&format!("setoption name MultiPV value {multipv}"));
+        for nodes in (2000..=30_000).step_by(4000) {
+            tei.send("teinewgame 6");
+            tei.send("position startpos moves f1 a6 c3 c4");
+            tei.send(&format!("go nodes {nodes}"));
+            // bestmove() checks that the final line starts with the move played.
+            let search = tei.bestmove();
+            let end = search.final_info();
+            let iterations = multipv_iterations(&search);
+            let last = iterations.last().expect("a finished iteration");
+            assert_eq!(last.len(), multipv, "{last:?}");
+            assert_eq!(end.multipv, Some(1));
+            assert_eq!(end.line(), last[0].line(), "{nodes} nodes");
+            // Nodes after the last full iteration are counted too.
+            assert!(end.nodes >= nodes && end.nodes >= last[0].nodes, "{end:?}");
+        }
+    }
 }
 
 /// The search's own time (its final line) is all of `movetime` less MoveOverhead, and at most

@@ -101,8 +101,10 @@ pub struct SearchResult<M> {
     /// Its score: from the deepest search of its line, or without one the static evaluation
     /// (the game's result if it is over).
     pub score: Score,
-    /// The depth of the search `best` and `score` come from: the deepest completed iteration,
-    /// or a deeper unfinished one whose first MultiPV line was complete; 0 for none.
+    /// The depth of the search `best` and `score` come from: the deepest iteration whose every
+    /// MultiPV line was searched (or, when even the first iteration was cut short, that one if
+    /// its first line was); 0 for none. `best`, `score` and `pv` are that iteration's first
+    /// line, the last one reported.
     pub depth: u32,
     /// The deepest ply that search reached.
     pub seldepth: u32,
@@ -280,16 +282,29 @@ fn iterate<G: SearchGame>(
             found.push((score, pv));
         }
         let complete = found.len() == lines;
-        if let Some((score, pv)) = found.first() {
-            // An unfinished iteration counts only if its first line completed.
-            if complete && result.best != pv.first().copied() && depth > first {
-                best_changes += 1.0;
-            }
-            result.best = pv.first().copied();
-            result.score = *score;
-            result.depth = depth;
-            result.seldepth = worker.seldepth.max(depth);
-            result.pv.clone_from(pv);
+        // An iteration is the answer only once every line of it is searched: a deeper first
+        // line shown over shallower other lines, or a first line the unsearched others might
+        // beat, would contradict the lines beside it. With one line this is every iteration
+        // whose line finished. Only when the very first iteration is cut short do its finished
+        // lines answer, for want of anything better.
+        if !complete && (result.depth > 0 || found.is_empty()) {
+            break;
+        }
+        // Each line is the best move outside the lines before it, searched on its own: the
+        // search's instability (table entries, pruning) can score a later line above an
+        // earlier one. Best first; the sort is stable, so equal scores keep their search order.
+        found.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+        let (score, pv) = &found[0];
+        if result.best != pv.first().copied() && depth > first {
+            best_changes += 1.0;
+        }
+        result.best = pv.first().copied();
+        result.score = *score;
+        result.depth = depth;
+        result.seldepth = worker.seldepth.max(depth);
+        result.pv.clone_from(pv);
+        if let Some(driver) = driver {
+            report_lines(worker, driver, depth, &found);
         }
         if !complete {
             break;
@@ -299,7 +314,6 @@ fn iterate<G: SearchGame>(
             previous[i] = *score;
         }
         let Some(driver) = driver else { continue };
-        report_lines(worker, driver, depth, &found);
         // The best line proven with a margin within the depth searched: deeper searches would
         // only repeat it, in any kind of search (`go infinite` then waits for `stop`).
         if let Some((_, plies, _)) = result.score.proven() {

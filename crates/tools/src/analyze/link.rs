@@ -8,7 +8,7 @@ use crate::ninja;
 use cairn_search::score::Score;
 use cairn_tak::board::Position;
 use cairn_tak::notation::ptn_game::PtnPly;
-use cairn_tak::notation::{PtnGame, PtnMove};
+use cairn_tak::notation::{parse_file, PtnGame, PtnMove};
 
 /// The PTN Ninja link of a position with the principal variation as its moves: the game starts
 /// from the position's TPS, and its first ply carries the evaluation.
@@ -39,7 +39,7 @@ pub(super) fn position_link<const N: usize>(
         game.plies.push(PtnPly::new(mv, comments));
     }
     let name = format!("cairn analyze: {}", Score::short(done.result.score));
-    Ok(ninja::link(&game.to_ptn(), Some(&name), Some((0, false))))
+    Ok(ninja::link(&game, Some(&name), Some((0, false))))
 }
 
 /// The PTN Ninja link of an annotated game (`ptn`, the annotated text of `game`): it opens at
@@ -47,5 +47,13 @@ pub(super) fn position_link<const N: usize>(
 pub(super) fn game_link(ptn: &str, game: &PtnGame, notes: &[PlyNote]) -> String {
     let first_blunder = notes.iter().position(|n| n.mark == Some(Mark::Blunder));
     let name = format!("{} (cairn analyze)", players(game));
-    ninja::link(ptn, Some(&name), first_blunder.map(|i| (i, false)))
+    // The annotated text is our own PTN and reads back; were it not to, the game unannotated.
+    let annotated = parse_file(ptn)
+        .ok()
+        .and_then(|mut games| games.drain(..).next());
+    if annotated.is_none() {
+        log::warn!("the annotated game does not read back; its link has no annotations");
+    }
+    let linked = annotated.as_ref().unwrap_or(game);
+    ninja::link(linked, Some(&name), first_blunder.map(|i| (i, false)))
 }

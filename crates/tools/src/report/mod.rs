@@ -25,11 +25,14 @@
 //! no pair.
 
 use crate::arena::{Elo, Pairs, Tally};
-use crate::plot::{MatchGraph, KINDS};
+use crate::plot::{MatchGraph, Outcomes};
 use cairn_tak::board::{Color, Role};
 use cairn_tak::notation::{parse_file, replay_any, PtnGame, PtnMove};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
+
+/// The kinds of move in [`EngineStats::kinds`], in order.
+pub const KINDS: [&str; 4] = ["flats", "walls", "capstones", "spreads"];
 
 /// How a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -395,13 +398,43 @@ impl MatchReport {
         )
     }
 
+    /// How the games `engine` played with `colour` ended, split by how each was decided
+    /// ([`crate::plot::DECISIVE`] order: road, flats, time, forfeit, other).
+    pub fn outcomes_of(&self, engine: usize, colour: Color) -> Outcomes {
+        let mut o = Outcomes::default();
+        let own = |g: &&GameSummary| (g.white == engine) == (colour == Color::White);
+        for g in self.games.iter().filter(own) {
+            let kind = match g.ending {
+                Ending::Draw => {
+                    o.drawn += 1;
+                    continue;
+                }
+                Ending::Unfinished => {
+                    o.unfinished += 1;
+                    continue;
+                }
+                Ending::Road => 0,
+                Ending::Flats => 1,
+                Ending::Time => 2,
+                Ending::Forfeit => 3,
+                Ending::Other => 4,
+            };
+            if g.winner == Some(colour) {
+                o.won[kind] += 1;
+            } else {
+                o.lost[kind] += 1;
+            }
+        }
+        o
+    }
+
     /// The data of the match picture.
     pub fn graph(&self) -> MatchGraph {
         MatchGraph {
             title: self.title(),
             engines: [self.engines[0].name.clone(), self.engines[1].name.clone()],
             elo: self.elo.clone(),
-            kinds: [self.kinds_per_game(0), self.kinds_per_game(1)],
+            outcomes: [Color::White, Color::Black].map(|c| self.outcomes_of(0, c)),
         }
     }
 
@@ -551,7 +584,7 @@ pub struct ReportArgs {
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Also draw the match as SVG: the first engine's Elo with its 95% interval after each game,
-    /// and each engine's moves per game by kind.
+    /// and how its games ended with each colour (wins, draws, losses; road, flats, time...).
     #[arg(long, value_name = "SVG")]
     pub plot: Option<PathBuf>,
     /// Also list a PTN Ninja link for each lost game, opened at its last ply.
@@ -577,7 +610,7 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
                 game.index,
                 game.result,
                 report.engines[loser].name,
-                crate::ninja::link(&game.game.to_ptn(), Some(&report.game_name(game)), last)
+                crate::ninja::link(&game.game, Some(&report.game_name(game)), last)
             );
         }
     }
