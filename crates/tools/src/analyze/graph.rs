@@ -334,9 +334,12 @@ fn draw_legend(root: &Area<'_>, y: i32) -> Drawn {
     Ok(())
 }
 
+/// A polygon's corners in chart coordinates.
+pub(super) type Outline = Vec<(f64, f64)>;
+
 /// The two filled areas between the line and 50 %: White's above, Black's below. Where the
 /// line crosses 50 % between two points, the crossing is a corner of both.
-pub(super) fn fills(line: &[(f64, f64)]) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
+pub(super) fn fills(line: &[(f64, f64)]) -> (Outline, Outline) {
     let mut path: Vec<(f64, f64)> = Vec::with_capacity(line.len() * 2);
     for (i, &(x, y)) in line.iter().enumerate() {
         if let Some(&(px, py)) = i.checked_sub(1).map(|j| &line[j]) {
@@ -347,7 +350,7 @@ pub(super) fn fills(line: &[(f64, f64)]) -> (Vec<(f64, f64)>, Vec<(f64, f64)>) {
         }
         path.push((x, y));
     }
-    let side = |f: fn(f64, f64) -> f64| -> Vec<(f64, f64)> {
+    let side = |f: fn(f64, f64) -> f64| -> Outline {
         let (Some(first), Some(last)) = (path.first(), path.last()) else {
             return Vec::new();
         };

@@ -189,8 +189,8 @@ fn candidates(label: &Label, area: Rect) -> impl Iterator<Item = Rect> + '_ {
 mod tests {
     use super::*;
 
-    /// A deterministic zigzag line of `n` points across `area` and a label on every `every`-th
-    /// point, as a crowded evaluation graph.
+    /// A deterministic random walk of `n` points across `area`, as an evaluation graph moves,
+    /// and a label on every `every`-th point.
     fn crowded(n: usize, every: usize, seed: u64) -> (Vec<(f64, f64)>, Vec<Label>, Rect) {
         let area = Rect {
             x0: 60.0,
@@ -205,10 +205,12 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             (state >> 33) as f64 / (1u64 << 31) as f64
         };
+        let mut y = 270.0;
         let line: Vec<(f64, f64)> = (0..n)
             .map(|i| {
                 let x = area.x0 + (area.x1 - area.x0) * i as f64 / (n - 1) as f64;
-                (x, area.y0 + (area.y1 - area.y0) * next())
+                y = (y + 80.0 * (next() - 0.5)).clamp(area.y0, area.y1);
+                (x, y)
             })
             .collect();
         let labels = line
@@ -233,7 +235,7 @@ mod tests {
     #[test]
     fn labels_never_overlap_the_line_markers_or_each_other() {
         for seed in 0..20 {
-            for (n, every) in [(40, 3), (80, 4), (120, 6), (60, 1)] {
+            for (n, every) in [(40, 2), (80, 4), (120, 5), (30, 1)] {
                 let (line, labels, area) = crowded(n, every, seed);
                 let obstacles = markers(&labels);
                 let placed = place(&labels, &line, &obstacles, area);

@@ -54,7 +54,8 @@ pub(super) fn book_plies(game: &PtnGame, from_ply: Option<u32>) -> Result<usize,
 }
 
 /// Whether a comment is an engine's evaluation: `+0.68/10 …`, `-R3/12 …`, `+F2/tinue …`
-/// (a signed number of flats or a proven result, a slash, a depth), or one kept with the
+/// (flats with a sign or a decimal point, or a proven result, a slash, a depth), or one kept with
+/// the
 /// [`EARLIER`] label.
 pub(super) fn is_eval_comment(comment: &str) -> bool {
     let comment = comment.trim();
@@ -65,15 +66,15 @@ pub(super) fn is_eval_comment(comment: &str) -> bool {
     let Some((value, depth)) = first.split_once('/') else {
         return false;
     };
+    let signed = value.starts_with(['+', '-']);
     let value = value.strip_prefix(['+', '-']).unwrap_or(value);
     let number = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    // Flats have a sign or a decimal point, so `1/2` (a draw) is no evaluation.
     let flats = match value.split_once('.') {
         Some((whole, frac)) => number(whole) && number(frac),
-        None => number(value),
+        None => signed && number(value),
     };
-    let proven = value
-        .strip_prefix(['R', 'F'])
-        .is_some_and(|plies| number(plies));
+    let proven = value.strip_prefix(['R', 'F']).is_some_and(number);
     (flats || proven) && !depth.is_empty() && depth.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
