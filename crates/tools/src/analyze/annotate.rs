@@ -165,7 +165,7 @@ fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, review: &Review) -> Resul
         std::fs::write(out, &text).map_err(|e| format!("--out {}: {e}", out.display()))?;
     }
     if args.link {
-        println!("{}", link::game_link(&ptn, game, &review.notes));
+        println!("{}", link::game_link(&text, game, &review.notes));
     }
     if args.out.is_none() && !args.link {
         print!("{text}");
