@@ -38,6 +38,15 @@ const ROAD_IN_ONE: &str = "1,1,1,1,x/x5/x5/2,2,2,2,x/x5 1 5";
 const BLUNDERS_3X3: &str = "[Size \"3\"]\n[Result \"0-R\"]\n\n\
     1. a1 c3 2. b2 a2 3. a3 c2 4. b2< b2 5. b1 c1 6. 2a2- a2 0-R\n";
 
+/// The first words of a review's summary.
+const SUMMARY_HEAD: &str = "Review by cairn analyze";
+
+/// A 5x5 game as `cairn match` writes it: two `{book}` plies, then evaluations from White's view.
+/// Black's 4... a4 lets White's road in one at e1 (Black had e1 to block it).
+const ROAD_MATCH_5X5: &str = "[Player1 \"Ann\"]\n[Player2 \"Bob\"]\n[Size \"5\"]\n[Komi \"0\"]\n\n\
+    1. e5 {book} a1 {book} 2. b1 {+0.30/8 0.10s} a2 {+0.40/8 0.10s} 3. c1 {+0.50/8 0.10s} \
+    a3 {-0.90/8 0.10s} 4. d1 {+1.20/8 0.10s} a4 {+9.00/8 0.10s} 5. e1 R-0\n";
+
 /// The one error line of a failed run.
 fn single_error(out: &Output) -> String {
     assert!(!out.status.success(), "expected a failure: {}", stdout(out));
@@ -197,9 +206,11 @@ fn annotated_game_replays_and_flags_missed_wins() {
     let done = replay::<3>(annotated).expect("annotated game replays");
     assert_eq!(done.result, Some(GameResult::Road(Color::Black)));
     assert_eq!(annotated.plies.len(), original.plies.len());
-    // One `{eval/depth}` comment per ply.
-    for ply in &annotated.plies {
-        assert_eq!(ply.comments.len(), 1, "{ply:?}");
+    // One `{eval/depth}` comment per ply, and the review's summary after the last one.
+    let last = annotated.plies.len() - 1;
+    assert!(annotated.plies[last].comments[1].starts_with(SUMMARY_HEAD));
+    for (i, ply) in annotated.plies.iter().enumerate() {
+        assert_eq!(ply.comments.len(), if i == last { 2 } else { 1 }, "{ply:?}");
         let (eval, depth) = ply.comments[0]
             .split_whitespace()
             .next()
@@ -207,7 +218,7 @@ fn annotated_game_replays_and_flags_missed_wins() {
             .split_once('/')
             .expect("eval/depth");
         assert!(eval.starts_with('+') || eval.starts_with('-'), "{eval}");
-        depth.parse::<u32>().expect("depth");
+        assert!(depth == "tinue" || depth.parse::<u32>().is_ok(), "{depth}");
     }
     // Independently: a ply where the mover had a road in one, did not take it, and let the
     // opponent have one is a blunder.
@@ -226,7 +237,7 @@ fn annotated_game_replays_and_flags_missed_wins() {
 }
 
 #[test]
-fn annotated_game_as_json_lines() {
+fn annotated_game_as_one_json_document() {
     let dir = Scratch::new("analyze-json");
     let path = dir.file("json.ptn", BLUNDERS_3X3);
     let out = cairn(&[
@@ -238,16 +249,16 @@ fn annotated_game_as_json_lines() {
         "--json",
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let text = stdout(&out);
-    let rows: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("JSON line"))
-        .collect();
-    assert_eq!(rows.len(), 12);
-    for (i, row) in rows.iter().enumerate() {
-        assert_eq!(row["ply"], i + 1);
+    let doc: GameDoc = serde_json::from_str(stdout(&out).trim()).expect("one JSON document");
+    assert_eq!(doc.plies.len(), 12);
+    for (i, row) in doc.plies.iter().enumerate() {
+        assert_eq!(row.ply, i + 1);
+        assert!(!row.book);
     }
-    assert_eq!(rows[11]["eval"]["win"], true, "the last ply wins");
+    // The last ply is Black's road: a win for Black is a loss from White's view.
+    let last = doc.plies[11].eval_white.expect("judged");
+    assert_eq!(last.score().proven().map(|(win, _, _)| win), Some(false));
+    assert_eq!((doc.view.as_str(), doc.result.as_str()), ("white", "0-R"));
 }
 
 /// A score as `--json` writes it: an evaluation in centiflats or a proven result.
@@ -322,22 +333,62 @@ struct LineDoc {
     pv: Vec<String>,
 }
 
-/// One ply of an annotated game's `--json` lines, every key of it.
+/// A reviewed game's `--json` document, every key of it.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct GameDoc {
+    white: String,
+    black: String,
+    result: String,
+    size: usize,
+    komi: f64,
+    view: String,
+    book_plies: usize,
+    opening_eval: Option<ScoreDoc>,
+    plies: Vec<PlyDoc>,
+    summary: SummaryDoc,
+}
+
+/// One ply of a reviewed game's document, every key of it.
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct PlyDoc {
     ply: usize,
     #[serde(rename = "move")]
     mv: String,
-    eval: ScoreDoc,
-    depth: u32,
-    win_pct: f64,
-    win_pct_white: f64,
+    mover: String,
+    book: bool,
+    eval_white: Option<ScoreDoc>,
+    depth: Option<u32>,
+    tinue: bool,
+    win_pct_white: Option<f64>,
     best: Option<String>,
-    best_eval: Option<ScoreDoc>,
-    best_win_pct: Option<f64>,
-    drop_pct: f64,
+    best_eval_white: Option<ScoreDoc>,
+    best_win_pct_white: Option<f64>,
+    drop_pct: Option<f64>,
+    walks_into_loss: bool,
     flag: String,
+}
+
+/// Both players' summaries.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct SummaryDoc {
+    white: PlayerDoc,
+    black: PlayerDoc,
+}
+
+/// One player's summary.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct PlayerDoc {
+    player: String,
+    moves: usize,
+    inaccuracies: usize,
+    mistakes: usize,
+    blunders: usize,
+    average_loss_pct: Option<f64>,
+    accuracy_pct: Option<f64>,
 }
 
 /// Two winning chances of the same search, each rounded to 0.1, agree.
@@ -422,9 +473,9 @@ fn position_json_has_typed_fields_that_match_the_text_report() {
     }
 }
 
-/// The JSON lines of an annotated game, read into typed fields, say what the annotated PTN of
-/// the same searches says: the move, the `eval/depth chance` comment, the mark and the better
-/// move.
+/// The JSON document of a reviewed game, read into typed fields, says what the annotated PTN of
+/// the same searches says: the move, the `eval/depth chance` comment (White's view), the mark and
+/// the better move, and the summary.
 #[test]
 fn game_json_has_typed_fields_that_match_the_annotated_ptn() {
     let dir = Scratch::new("analyze-json-fields");
@@ -438,40 +489,40 @@ fn game_json_has_typed_fields_that_match_the_annotated_ptn() {
         "--threads",
         "1",
     ];
-    let rows: Vec<PlyDoc> = succeeds(&[&args[..], &["--json"]].concat())
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{l}: {e}")))
-        .collect();
+    let json = succeeds(&[&args[..], &["--json"]].concat());
+    let doc: GameDoc = serde_json::from_str(json.trim()).expect("a game document");
     let annotated = parse_file(&succeeds(&args)).expect("annotated PTN")[0].clone();
-    assert_eq!(rows.len(), annotated.plies.len());
-    for (i, (row, ply)) in rows.iter().zip(&annotated.plies).enumerate() {
+    assert_eq!(doc.plies.len(), annotated.plies.len());
+    for (i, (row, ply)) in doc.plies.iter().zip(&annotated.plies).enumerate() {
         assert_eq!(row.ply, i + 1);
         assert_eq!(row.mv, ply.mv.to_string());
+        assert_eq!(row.mover, if i % 2 == 0 { "white" } else { "black" });
         assert_eq!(row.flag, ply.annotations, "ply {}", row.ply);
         let comment: Vec<&str> = ply.comments[0].split_whitespace().collect();
-        let eval = format!("{}/{}", Score::short(row.eval.score()), row.depth);
-        assert_eq!(comment[0], eval, "ply {}", row.ply);
-        assert!(
-            same_chance(chance_in(comment[1]), row.win_pct),
-            "{comment:?}"
+        let eval = format!(
+            "{}/{}",
+            Score::short(row.eval_white.unwrap().score()),
+            row.depth.unwrap()
         );
-        // Plies alternate, White first: White's chance is the mover's or its complement.
-        let white = if i % 2 == 0 {
-            row.win_pct
-        } else {
-            100.0 - row.win_pct
-        };
-        assert!(same_chance(white, row.win_pct_white), "ply {}", row.ply);
-        match (&row.best, row.best_eval, row.best_win_pct) {
+        assert_eq!(comment[0], eval, "ply {}", row.ply);
+        let white = row.win_pct_white.unwrap();
+        assert!(same_chance(chance_in(comment[1]), white), "{comment:?}");
+        match (&row.best, row.best_eval_white, row.best_win_pct_white) {
             (Some(best), Some(best_eval), Some(best_pct)) => {
-                assert!(same_chance(row.drop_pct, (best_pct - row.win_pct).max(0.0)));
+                // The mover's loss: White's chance down for White, up for Black.
+                let lost = if i % 2 == 0 {
+                    best_pct - white
+                } else {
+                    white - best_pct
+                };
+                assert!(same_chance(row.drop_pct.unwrap(), lost.max(0.0)), "{row:?}");
                 if !row.flag.is_empty() {
                     let shown = format!("best {best} {}", Score::short(best_eval.score()));
                     assert!(ply.comments[0].contains(&shown), "{comment:?}");
                 }
             }
             (None, None, None) => {
-                assert_eq!((row.drop_pct, row.flag.as_str()), (0.0, ""));
+                assert_eq!((row.drop_pct, row.flag.as_str()), (Some(0.0), ""));
             }
             other => panic!(
                 "ply {}: best, its eval and chance go together: {other:?}",
@@ -480,8 +531,11 @@ fn game_json_has_typed_fields_that_match_the_annotated_ptn() {
         }
     }
     // Both kinds of ply are in the game: the missed wins and the best moves played.
-    assert!(rows.iter().filter(|r| r.flag == "??").count() >= 2);
-    assert!(rows.iter().any(|r| r.best.is_none()));
+    assert!(doc.plies.iter().filter(|r| r.flag == "??").count() >= 2);
+    assert!(doc.plies.iter().any(|r| r.best.is_none()));
+    assert_eq!((doc.size, doc.komi, doc.book_plies), (3, 0.0, 0));
+    assert!(doc.opening_eval.is_some());
+    assert_eq!((doc.white.as_str(), doc.black.as_str()), ("?", "?"));
 }
 
 #[test]
@@ -499,9 +553,15 @@ fn annotated_game_to_a_file() {
         out_path.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).is_empty());
     let text = std::fs::read_to_string(&out_path).unwrap();
     assert_eq!(parse_file(&text).unwrap()[0].plies.len(), 12);
+    // The file ends with the summary as a comment; stdout has the summary alone.
+    let summary = stdout(&out);
+    assert!(summary.starts_with(SUMMARY_HEAD), "{summary}");
+    assert!(
+        text.ends_with(&format!("{{{}}}\n", summary.trim_end())),
+        "{text}"
+    );
 }
 
 #[test]
@@ -522,6 +582,10 @@ fn bad_input_gives_one_clear_error() {
             "error: /nonexistent/cairn.ptn: ",
         ),
         (&["--size", "5", "--blunder", "0"], "error: --blunder 0: "),
+        (
+            &["--game", "/nonexistent/cairn.ptn", "--plot", "eval.png"],
+            "error: --plot eval.png: the graph is drawn as SVG only",
+        ),
     ];
     for (args, prefix) in cases {
         let mut all = vec!["analyze"];
@@ -540,6 +604,11 @@ fn bad_input_gives_one_clear_error() {
     let line = single_error(&cairn(&["analyze", "--ptn", p, "--index", "2"]));
     assert!(
         line.ends_with("--index 2, but the file has 1 game"),
+        "{line}"
+    );
+    let line = single_error(&cairn(&["analyze", "--game", p, "--from-ply", "13"]));
+    assert!(
+        line.ends_with("--from-ply 13, but the game has 12 plies"),
         "{line}"
     );
     let bad = dir.file("illegal.ptn", "[Size \"5\"]\n\n1. a1 e5 2. a1 *\n");
@@ -607,4 +676,230 @@ fn solve_never_proves_a_position_without_a_forced_road() {
     let v: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
     assert_ne!(v["tinue"], "proven", "{v}");
     assert_eq!(v["plies"], serde_json::Value::Null);
+}
+
+/// Reviews `ROAD_MATCH_5X5` with `extra` arguments: the annotated game and the text output.
+fn review_road_game(name: &str, extra: &[&str]) -> (cairn_tak::notation::PtnGame, String) {
+    let dir = Scratch::new(name);
+    let path = dir.file("road.ptn", ROAD_MATCH_5X5);
+    let args = [
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--nodes",
+        "3000",
+        "--threads",
+        "1",
+    ];
+    let text = succeeds(&[&args[..], extra].concat());
+    let game = parse_file(&text).expect("annotated PTN").remove(0);
+    (game, text)
+}
+
+/// The plies `cairn match` marks `{book}` are not judged: no mark, no evaluation, the `{book}`
+/// comment kept; the review starts after them.
+#[test]
+fn book_plies_are_not_judged() {
+    let (game, text) = review_road_game("analyze-book", &[]);
+    for ply in &game.plies[..2] {
+        assert_eq!(ply.comments, ["book"], "{ply:?}");
+        assert_eq!(ply.annotations, "", "{ply:?}");
+    }
+    for ply in &game.plies[2..] {
+        assert!(ply.comments[0].contains('%'), "judged: {ply:?}");
+    }
+    assert!(text.contains("plies 1-2 are book, not judged"), "{text}");
+}
+
+/// `--from-ply N` judges from ply N on, whatever the comments say.
+#[test]
+fn from_ply_sets_where_the_review_starts() {
+    let (game, text) = review_road_game("analyze-from-ply", &["--from-ply", "6"]);
+    for ply in &game.plies[..5] {
+        assert!(ply.comments.iter().all(|c| !c.contains('/')), "{ply:?}");
+        assert_eq!(ply.annotations, "", "{ply:?}");
+    }
+    for ply in &game.plies[5..] {
+        assert!(ply.comments[0].contains('%'), "judged: {ply:?}");
+    }
+    assert!(text.contains("plies 1-5 are book, not judged"), "{text}");
+}
+
+/// A move that lets the opponent's road in one is `??`, and every comment is White's view: the
+/// comment on Black's losing move says White wins (`+R2`), and each judged ply's chance is
+/// White's chance in the JSON.
+#[test]
+fn walking_into_a_road_is_a_blunder_and_comments_are_whites_view() {
+    let (game, _) = review_road_game("analyze-road", &[]);
+    let a4 = &game.plies[7];
+    assert_eq!(a4.mv.to_string(), "a4");
+    assert_eq!(a4.annotations, "??", "{a4:?}");
+    assert!(a4.comments[0].starts_with("+R2/"), "{a4:?}");
+    let dir = Scratch::new("analyze-road-json");
+    let path = dir.file("road.ptn", ROAD_MATCH_5X5);
+    let p = path.to_str().unwrap();
+    let json = succeeds(&[
+        "analyze",
+        "--game",
+        p,
+        "--nodes",
+        "3000",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let doc: GameDoc = serde_json::from_str(json.trim()).expect("a game document");
+    assert!(doc.plies[7].walks_into_loss, "{:?}", doc.plies[7]);
+    let book = &doc.plies[..2];
+    assert!(book
+        .iter()
+        .all(|p| p.book && !p.tinue && p.eval_white.is_none()));
+    assert_eq!(doc.plies[7].flag, "??");
+    for (row, ply) in doc.plies.iter().zip(&game.plies).skip(2) {
+        let comment: Vec<&str> = ply.comments[0].split_whitespace().collect();
+        let white = row.win_pct_white.expect("judged");
+        assert!(same_chance(chance_in(comment[1]), white), "{comment:?}");
+        let eval = Score::short(row.eval_white.unwrap().score());
+        assert!(comment[0].starts_with(&format!("{eval}/")), "{comment:?}");
+    }
+    // Black's a2, a3 and a4 leave White ahead: positive numbers after Black's moves.
+    for i in [3, 5, 7] {
+        assert!(
+            game.plies[i].comments[0].starts_with('+'),
+            "{:?}",
+            game.plies[i]
+        );
+    }
+}
+
+/// The file's evaluations are replaced by the review's, or kept under a label with
+/// `--keep-comments`.
+#[test]
+fn earlier_evaluations_are_replaced_or_kept_labelled() {
+    let (game, _) = review_road_game("analyze-replace", &[]);
+    let (kept, _) = review_road_game("analyze-keep", &["--keep-comments"]);
+    for (ply, kept_ply) in game.plies.iter().zip(&kept.plies).skip(2).take(6) {
+        assert_eq!(ply.comments.len(), 1, "{ply:?}");
+        assert!(!ply.comments[0].contains("0.10s"), "{ply:?}");
+        assert_eq!(kept_ply.comments.len(), 2, "{kept_ply:?}");
+        assert!(kept_ply.comments[0].starts_with("earlier eval: "));
+        assert!(kept_ply.comments[0].ends_with(" 0.10s"));
+        assert_eq!(kept_ply.comments[1], ply.comments[0]);
+    }
+    // A reviewed game reviewed again: the earlier review's comments and summary are replaced.
+    let dir = Scratch::new("analyze-again");
+    let path = dir.file("again.ptn", &game.to_ptn());
+    let again = succeeds(&[
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--nodes",
+        "3000",
+        "--threads",
+        "1",
+    ]);
+    let again = parse_file(&again).unwrap().remove(0);
+    assert_eq!(again.plies, game.plies);
+}
+
+/// One number of a summary line: the word after `label`, without its `%`.
+fn number_after(line: &str, label: &str) -> f64 {
+    let rest = &line[line
+        .find(label)
+        .unwrap_or_else(|| panic!("{label}: {line}"))
+        + label.len()..];
+    rest.split([',', '%'])
+        .next()
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap()
+}
+
+/// The JSON summary says what the text summary says.
+#[test]
+fn json_summary_matches_the_text_summary() {
+    let (_, text) = review_road_game("analyze-summary-text", &[]);
+    let dir = Scratch::new("analyze-summary-json");
+    let path = dir.file("road.ptn", ROAD_MATCH_5X5);
+    let json = succeeds(&[
+        "analyze",
+        "--game",
+        path.to_str().unwrap(),
+        "--nodes",
+        "3000",
+        "--threads",
+        "1",
+        "--json",
+    ]);
+    let doc: GameDoc = serde_json::from_str(json.trim()).expect("a game document");
+    let summary = &text[text.find(SUMMARY_HEAD).expect("a summary")..];
+    assert!(
+        text.trim_end().ends_with('}'),
+        "the output ends with the summary"
+    );
+    for (color, player) in [("White", &doc.summary.white), ("Black", &doc.summary.black)] {
+        let line = summary
+            .lines()
+            .find(|l| l.starts_with(&format!("{color} {}:", player.player)))
+            .unwrap_or_else(|| panic!("{color}: {summary}"));
+        assert!(line.contains(&format!(": {} move", player.moves)), "{line}");
+        assert_eq!(Some(number_after(line, "accuracy ")), player.accuracy_pct);
+        assert_eq!(
+            Some(number_after(line, "average loss ")),
+            player.average_loss_pct
+        );
+        let marks = format!(
+            "{} ?!, {} ?, {} ??",
+            player.inaccuracies, player.mistakes, player.blunders
+        );
+        assert!(line.contains(&marks), "{line} / {marks}");
+    }
+    // The marks counted are the marks in the plies.
+    let flags = |who: &str, flag: &str| {
+        doc.plies
+            .iter()
+            .filter(|p| p.mover == who && p.flag == flag)
+            .count()
+    };
+    assert_eq!(doc.summary.black.blunders, flags("black", "??"));
+    assert_eq!(doc.summary.white.inaccuracies, flags("white", "?!"));
+    assert_eq!((doc.summary.white.moves, doc.summary.black.moves), (4, 3));
+}
+
+/// The graph names every marked move, has its legend and the players' accuracy, and is the same
+/// file byte for byte on a second run.
+#[test]
+fn the_graph_labels_marked_moves_and_is_the_same_every_run() {
+    let dir = Scratch::new("analyze-graph");
+    let path = dir.file("road.ptn", ROAD_MATCH_5X5);
+    let svg = |name: &str| {
+        let out = path.with_file_name(name);
+        succeeds(&[
+            "analyze",
+            "--game",
+            path.to_str().unwrap(),
+            "--nodes",
+            "3000",
+            "--threads",
+            "1",
+            "--plot",
+            out.to_str().unwrap(),
+        ]);
+        std::fs::read_to_string(out).expect("the SVG")
+    };
+    let first = svg("a.svg");
+    assert!(first.starts_with("<svg"), "{}", &first[..40]);
+    assert!(first.contains("4…a4??"), "the blunder's label");
+    for text in [
+        "White ahead",
+        "Black ahead",
+        "?! inaccuracy",
+        "?? blunder",
+        "accuracy ",
+    ] {
+        assert!(first.contains(text), "{text} missing");
+    }
+    assert!(first.contains("Ann (White) vs Bob (Black), R-0"));
+    assert_eq!(svg("b.svg"), first);
 }

@@ -1,64 +1,66 @@
-//! Annotating a PTN game (`--game`): a search before every ply, each ply's note (its value for
-//! the mover, the better move and the winning chance lost against it, the mark that loss earns),
-//! and the game written back with the notes as comments and the marks as annotations, or as JSON
-//! lines, an evaluation graph and a PTN Ninja link.
+//! Reviewing a PTN game (`--game`): the plies to judge, the searches, each ply's note and the
+//! players' summaries ([`super::review`]), then the game written back with one comment per judged
+//! ply, White's view, and the marks as annotations, ending with the summary; or the same review
+//! as one JSON document, an evaluation graph and a PTN Ninja link.
 
-use super::json::{self, PlyJson};
-use super::search::{search_plies, PlySearch};
-use super::{graph, link, replay_with_komi, AnalyzeArgs};
-use crate::chance::{percent, win_chance, Mark, Thresholds};
+use super::json::{self, GameJson};
+pub(super) use super::review::PlyNote;
+use super::review::{
+    book_plies, kept_comment, ply_notes, search_game, summaries, white_view, PlayerSummary,
+};
+use super::{graph, link, replay_with_komi, text, AnalyzeArgs};
+use crate::chance::{percent, win_chance, Thresholds};
 use cairn_search::score::Score;
-use cairn_tak::board::{Color, Move, Position};
+use cairn_tak::board::Position;
 use cairn_tak::notation::PtnGame;
 use std::fmt::Write as _;
 use std::path::Path;
 
-/// One annotated ply of a game.
-pub(super) struct PlyNote {
-    /// The mover.
-    pub(super) mover: Color,
-    /// The played move's value for the mover.
-    pub(super) played: Score,
-    /// The depth behind `played` (0 when the move ended the game).
-    pub(super) depth: u32,
-    /// The best move found before the ply and its value, when it was not the move played.
-    pub(super) best: Option<(String, Score)>,
-    /// The winning chance lost against the best move, in percentage points.
-    pub(super) drop: f64,
-    /// What the drop makes of the move.
-    pub(super) mark: Option<Mark>,
+/// A reviewed game.
+pub(super) struct Review {
+    /// One note per ply of the game.
+    pub(super) notes: Vec<PlyNote>,
+    /// The book plies before the first judged one.
+    pub(super) book: usize,
+    /// The position before the first judged ply, from White's view (`None` when the game was
+    /// over by then).
+    pub(super) opening: Option<Score>,
+    /// White's and Black's summaries.
+    pub(super) players: [PlayerSummary; 2],
+    /// The result: the file's, else the one the moves reach, else `*`.
+    pub(super) result: String,
 }
 
-impl PlyNote {
-    /// The mover's winning chance after the move, in percent.
-    pub(super) fn chance(&self) -> f64 {
-        win_chance(self.played)
+/// The PTN comment of a judged ply, White's view: `eval/depth chance` (`+0.45/12 56.5%`), with
+/// the better move and its value where the ply is marked; `None` for a book ply.
+fn ply_comment(note: &PlyNote) -> Option<String> {
+    let eval = note.eval.as_ref()?;
+    let white = |s: Score| white_view(note.mover, s);
+    let depth = if eval.by_prover {
+        "tinue".to_string()
+    } else {
+        eval.depth.to_string()
+    };
+    let played = white(eval.played);
+    let mut comment = format!(
+        "{}/{depth} {}",
+        Score::short(played),
+        percent(win_chance(played))
+    );
+    if let (Some(_), Some((best, score))) = (note.mark, &eval.best) {
+        let best_score = white(*score);
+        let _ = write!(
+            comment,
+            " best {best} {} {}",
+            Score::short(best_score),
+            percent(win_chance(best_score))
+        );
     }
-
-    /// White's winning chance after the move, in percent.
-    pub(super) fn white_chance(&self) -> f64 {
-        match self.mover {
-            Color::White => self.chance(),
-            Color::Black => 100.0 - self.chance(),
-        }
-    }
-
-    /// The PTN comment: `eval/depth chance`, and the better move where the ply is marked.
-    fn comment(&self) -> String {
-        let mut comment = eval_comment(self.played, self.depth);
-        if let (Some(_), Some((best, score))) = (self.mark, &self.best) {
-            let _ = write!(
-                comment,
-                " best {best} {} {}",
-                Score::short(*score),
-                percent(win_chance(*score))
-            );
-        }
-        comment
-    }
+    Some(comment)
 }
 
-/// The comment of an evaluated ply: `eval/depth chance`, as `+0.45/12 56.5%`.
+/// The comment of an evaluated position for its side to move: `eval/depth chance`, as
+/// `+0.45/12 56.5%`.
 pub(super) fn eval_comment(score: Score, depth: u32) -> String {
     format!(
         "{}/{depth} {}",
@@ -76,98 +78,99 @@ pub(super) fn players(game: &PtnGame) -> String {
     )
 }
 
-/// `--game FILE`: searches every position of the game once, then writes the annotated game.
+/// `--game FILE`: reviews the game, then writes it (PTN, JSON, graph, link).
 pub(super) fn annotate<const N: usize>(
     args: &AnalyzeArgs,
     path: &Path,
     game: &PtnGame,
 ) -> Result<(), String> {
     let done = replay_with_komi::<N>(args, path, game)?;
+    let book = book_plies(game, args.from_ply).map_err(|e| format!("{}: {e}", path.display()))?;
     let start = &done.start;
-    let searches = search_plies(args, start, &done.moves)?;
+    let known = search_game(args, start, &done.moves, book)?;
     let notes = ply_notes(
         start,
         &done.moves,
-        &searches,
+        &known,
+        book,
         Thresholds::with_blunder(args.blunder),
     );
+    let opening = opening_score(start, &done.moves, book, known[book].score());
+    let review = Review {
+        players: summaries(game, &notes),
+        notes,
+        book,
+        opening,
+        result: game
+            .result
+            .clone()
+            .or_else(|| done.result.map(|r| r.ptn().to_string()))
+            .unwrap_or_else(|| "*".to_string()),
+    };
     if let Some(plot) = &args.plot {
-        graph::write_plot(plot, game, start, &notes, done.result)?;
+        graph::write_plot(plot, game, start, &review)?;
     }
     if args.json {
-        for (i, (note, ply)) in notes.iter().zip(&game.plies).enumerate() {
-            json::print(&PlyJson::new(i + 1, ply, note))?;
-        }
-        return Ok(());
+        return json::print(&GameJson::new::<N>(game, start, &review));
     }
-    write_annotated(args, game, &notes)
+    write_annotated(args, game, &review)
 }
 
-/// The notes of every ply from the searches around it, replaying the game for its results.
-fn ply_notes<const N: usize>(
+/// The value of the position before ply `book`, White's view, from its side to move's `score`.
+fn opening_score<const N: usize>(
     start: &Position<N>,
-    moves: &[Move],
-    searches: &[PlySearch],
-    thresholds: Thresholds,
-) -> Vec<PlyNote> {
+    moves: &[cairn_tak::board::Move],
+    book: usize,
+    score: Option<Score>,
+) -> Option<Score> {
     let mut pos = start.clone();
-    let mut notes = Vec::with_capacity(moves.len());
-    for (i, &mv) in moves.iter().enumerate() {
-        let mover = pos.side_to_move();
-        let (before, _, best) = searches[i].expect("a ply is only played before the game ends");
+    for &mv in &moves[..book] {
         pos.make(mv);
-        let (played, depth) = match (pos.result(), searches[i + 1]) {
-            (Some(result), _) => (cairn_tak::adapter::result_score(result, mover, 1), 0),
-            (None, Some((after, depth, _))) => (-after, depth),
-            (None, None) => unreachable!("a search exists wherever the game goes on"),
-        };
-        let played = match played.proven() {
-            // One ply further from the position before the move.
-            Some((win, plies, kind)) if depth > 0 => {
-                if win {
-                    Score::win_in(plies + 1, kind)
-                } else {
-                    Score::loss_in(plies + 1, kind)
-                }
-            }
-            _ => played,
-        };
-        let best_other = best.filter(|&b| b != mv);
-        let drop = match best_other {
-            Some(_) => (win_chance(before) - win_chance(played)).max(0.0),
-            None => 0.0,
-        };
-        notes.push(PlyNote {
-            mover,
-            played,
-            depth,
-            best: best_other.map(|b| (b.ptn::<N>().to_string(), before)),
-            drop,
-            mark: thresholds.mark(drop),
-        });
     }
-    notes
+    score.map(|s| white_view(pos.side_to_move(), s))
 }
 
-/// Writes the annotated game: to `--out`, and as PTN or (`--link`) a PTN Ninja link on stdout.
-fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, notes: &[PlyNote]) -> Result<(), String> {
+/// The annotated game: on a judged ply, the review's mark replaces any `!`/`?` the file had (Tak
+/// marks `'` and `"` stay) and its comment follows the file's; the file's evaluations go, or stay
+/// labelled with `--keep-comments`.
+fn annotated_game(game: &PtnGame, review: &Review, keep: bool) -> PtnGame {
     let mut annotated = game.clone();
-    for (note, ply) in notes.iter().zip(annotated.plies.iter_mut()) {
-        if let Some(mark) = note.mark {
-            // Our judgement replaces any `!`/`?` the file had; Tak marks (`'`, `"`) stay.
+    let keep_all = |comments: &mut Vec<String>| {
+        *comments = comments
+            .iter()
+            .filter_map(|c| kept_comment(c, keep))
+            .collect();
+    };
+    keep_all(&mut annotated.comments);
+    for (note, ply) in review.notes.iter().zip(annotated.plies.iter_mut()) {
+        keep_all(&mut ply.comments);
+        if let Some(comment) = ply_comment(note) {
             ply.annotations.retain(|c| c == '\'' || c == '"');
-            ply.annotations.push_str(mark.ptn());
+            if let Some(mark) = note.mark {
+                ply.annotations.push_str(mark.ptn());
+            }
+            ply.comments.push(comment);
         }
-        ply.comments.push(note.comment());
     }
-    let text = annotated.to_ptn();
+    annotated
+}
+
+/// Writes the reviewed game: the PTN, ended by the summary as a comment, to `--out` or stdout;
+/// with `--out` or `--link`, stdout has the link (if asked) and then the summary.
+fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, review: &Review) -> Result<(), String> {
+    let ptn = annotated_game(game, review, args.keep_comments).to_ptn();
+    let summary = text::review_summary(review);
+    let text = format!("{ptn}{{{summary}}}\n");
     if let Some(out) = &args.out {
         std::fs::write(out, &text).map_err(|e| format!("--out {}: {e}", out.display()))?;
     }
     if args.link {
-        println!("{}", link::game_link(&text, game, notes));
-    } else if args.out.is_none() {
+        println!("{}", link::game_link(&text, game, &review.notes));
+    }
+    if args.out.is_none() && !args.link {
         print!("{text}");
+    } else {
+        println!("{summary}");
     }
     Ok(())
 }

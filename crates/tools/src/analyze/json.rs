@@ -1,15 +1,17 @@
 //! The JSON documents of `cairn analyze --json`, as serde types written by `serde_json`: a
 //! finished game's position, one searched position with its lines, a tinue verdict, and one
-//! object per ply of an annotated game. Scores are objects (`{"cp":45}` or
+//! reviewed game (one object with one entry per ply and the players' summaries). Scores are objects (`{"cp":45}` or
 //! `{"win":true,"plies":3,"kind":"road"}`) and winning chances are numbers of percent to 0.1.
 
-use super::annotate::PlyNote;
+use super::annotate::{PlyNote, Review};
+use super::review::{white_view, PlayerSummary};
 use super::search::{for_white, Searched};
 use super::text::color_name;
 use crate::chance::{win_chance, Mark};
 use cairn_search::score::Score;
 use cairn_tak::board::{Color, GameResult, Komi, Position};
 use cairn_tak::notation::ptn_game::PtnPly;
+use cairn_tak::notation::PtnGame;
 use cairn_tak::tinue::TinueResult;
 use serde::{Serialize, Serializer};
 
@@ -253,7 +255,65 @@ impl<'a> TinueJson<'a> {
     }
 }
 
-/// One ply of an annotated game, from the mover's point of view.
+/// A reviewed game: its players, result and book, one object per ply, and the summary of each
+/// player. Every score and chance is White's, except `drop_pct`, which is the mover's loss.
+#[derive(Serialize)]
+pub(super) struct GameJson<'a> {
+    /// White's name (`?` when the file has none).
+    white: &'a str,
+    /// Black's name.
+    black: &'a str,
+    /// The result in PTN, `*` when unfinished.
+    result: &'a str,
+    /// Board size.
+    size: usize,
+    /// Komi in flats.
+    komi: KomiJson,
+    /// The point of view of every score: `white`.
+    view: &'static str,
+    /// The book plies before the first judged one.
+    book_plies: usize,
+    /// The position before the first judged ply, White's view.
+    opening_eval: Option<ScoreJson>,
+    /// Every ply of the game.
+    plies: Vec<PlyJson<'a>>,
+    /// Per player.
+    summary: SummaryJson<'a>,
+}
+
+impl<'a> GameJson<'a> {
+    /// The document of `review`, the review of `game` from `start`.
+    pub(super) fn new<const N: usize>(
+        game: &'a PtnGame,
+        start: &Position<N>,
+        review: &'a Review,
+    ) -> Self {
+        let [white, black] = &review.players;
+        GameJson {
+            white: &white.name,
+            black: &black.name,
+            result: &review.result,
+            size: N,
+            komi: KomiJson(start.komi()),
+            view: "white",
+            book_plies: review.book,
+            opening_eval: review.opening.map(ScoreJson::from),
+            plies: review
+                .notes
+                .iter()
+                .zip(&game.plies)
+                .enumerate()
+                .map(|(i, (note, ply))| PlyJson::new(i + 1, ply, note))
+                .collect(),
+            summary: SummaryJson {
+                white: PlayerJson::new(white),
+                black: PlayerJson::new(black),
+            },
+        }
+    }
+}
+
+/// One ply of a reviewed game; the evaluation fields are `null` on a book ply.
 #[derive(Serialize)]
 pub(super) struct PlyJson<'a> {
     /// 1-based ply number in the game.
@@ -261,22 +321,28 @@ pub(super) struct PlyJson<'a> {
     /// The move played, in PTN.
     #[serde(rename = "move")]
     mv: String,
-    /// Its value.
-    eval: ScoreJson,
-    /// The depth behind `eval` (0 when the move ended the game).
-    depth: u32,
-    /// The mover's winning chance after it, percent.
-    win_pct: f64,
+    /// `white` or `black`.
+    mover: String,
+    /// An opening-book ply, not judged.
+    book: bool,
+    /// Its value, White's view.
+    eval_white: Option<ScoreJson>,
+    /// The depth behind `eval_white` (0 when the move ended the game).
+    depth: Option<u32>,
+    /// Whether `eval_white` is the tinue prover's proof.
+    tinue: bool,
     /// White's winning chance after it, percent.
-    win_pct_white: f64,
+    win_pct_white: Option<f64>,
     /// The better move found, if it was not the one played.
     best: Option<&'a str>,
-    /// Its value.
-    best_eval: Option<ScoreJson>,
-    /// Its winning chance, percent.
-    best_win_pct: Option<f64>,
-    /// The winning chance lost against it, percentage points.
-    drop_pct: f64,
+    /// Its value, White's view.
+    best_eval_white: Option<ScoreJson>,
+    /// White's winning chance after it, percent.
+    best_win_pct_white: Option<f64>,
+    /// The winning chance the mover lost against it, percentage points.
+    drop_pct: Option<f64>,
+    /// The move lets the opponent force a win from a position that was not lost.
+    walks_into_loss: bool,
     /// `??`, `?`, `?!` or empty.
     flag: &'static str,
 }
@@ -284,19 +350,65 @@ pub(super) struct PlyJson<'a> {
 impl<'a> PlyJson<'a> {
     /// The document of `ply`, number `number` of the game, judged by `note`.
     pub(super) fn new(number: usize, ply: &PtnPly, note: &'a PlyNote) -> Self {
-        let best = note.best.as_ref();
+        let eval = note.eval.as_ref();
+        let white = |s: Score| white_view(note.mover, s);
+        let best = eval.and_then(|e| e.best.as_ref());
         PlyJson {
             ply: number,
             mv: ply.mv.to_string(),
-            eval: note.played.into(),
-            depth: note.depth,
-            win_pct: tenths(note.chance()),
-            win_pct_white: tenths(note.white_chance()),
+            mover: side_name(note.mover),
+            book: eval.is_none(),
+            eval_white: eval.map(|e| white(e.played).into()),
+            depth: eval.map(|e| e.depth),
+            tinue: eval.is_some_and(|e| e.by_prover),
+            win_pct_white: note.white_chance().map(tenths),
             best: best.map(|(m, _)| m.as_str()),
-            best_eval: best.map(|&(_, s)| s.into()),
-            best_win_pct: best.map(|&(_, s)| tenths(win_chance(s))),
-            drop_pct: tenths(note.drop),
+            best_eval_white: best.map(|&(_, s)| white(s).into()),
+            best_win_pct_white: best.map(|&(_, s)| tenths(win_chance(white(s)))),
+            drop_pct: eval.map(|e| tenths(e.drop)),
+            walks_into_loss: eval.is_some_and(|e| e.walks_into_loss),
             flag: note.mark.map_or("", Mark::ptn),
+        }
+    }
+}
+
+/// Both players' summaries.
+#[derive(Serialize)]
+struct SummaryJson<'a> {
+    white: PlayerJson<'a>,
+    black: PlayerJson<'a>,
+}
+
+/// One player's summary, the numbers as the text summary rounds them.
+#[derive(Serialize)]
+struct PlayerJson<'a> {
+    /// The name.
+    player: &'a str,
+    /// The moves judged.
+    moves: usize,
+    /// `?!` count.
+    inaccuracies: usize,
+    /// `?` count.
+    mistakes: usize,
+    /// `??` count.
+    blunders: usize,
+    /// The mean winning chance lost per move, percentage points (`null` with no move judged).
+    average_loss_pct: Option<f64>,
+    /// The accuracy, percent (`null` with no move judged).
+    accuracy_pct: Option<f64>,
+}
+
+impl<'a> PlayerJson<'a> {
+    fn new(p: &'a PlayerSummary) -> Self {
+        let [inaccuracies, mistakes, blunders] = p.marks;
+        PlayerJson {
+            player: &p.name,
+            moves: p.moves,
+            inaccuracies,
+            mistakes,
+            blunders,
+            average_loss_pct: p.average_loss.map(tenths),
+            accuracy_pct: p.accuracy.map(tenths),
         }
     }
 }
@@ -344,39 +456,40 @@ mod tests {
     }
 
     #[test]
-    fn a_marked_ply_names_the_better_move() {
-        let best = Score::win_in(1, WinKind::Outright);
+    fn a_marked_ply_names_the_better_move_from_whites_view() {
+        use super::super::review::PlyEval;
         let note = PlyNote {
             mover: Color::Black,
-            played: Score::loss_in(2, WinKind::Outright),
-            depth: 3,
-            best: Some(("a2+".to_string(), best)),
-            drop: 100.0,
+            eval: Some(PlyEval {
+                played: Score::loss_in(2, WinKind::Outright),
+                depth: 3,
+                by_prover: false,
+                best: Some(("a2+".to_string(), Score::win_in(1, WinKind::Outright))),
+                drop: 100.0,
+                walks_into_loss: true,
+            }),
             mark: Some(Mark::Blunder),
         };
         let ply = PtnPly::new("c2".parse().unwrap(), Vec::new());
         assert_eq!(
             json(&PlyJson::new(6, &ply, &note)),
-            r#"{"ply":6,"move":"c2","eval":{"win":false,"plies":2,"kind":"road"},"depth":3,"#
-                .to_string()
-                + r#""win_pct":0.0,"win_pct_white":100.0,"best":"a2+","#
-                + r#""best_eval":{"win":true,"plies":1,"kind":"road"},"best_win_pct":100.0,"#
-                + r#""drop_pct":100.0,"flag":"??"}"#
+            r#"{"ply":6,"move":"c2","mover":"black","book":false,"#.to_string()
+                + r#""eval_white":{"win":true,"plies":2,"kind":"road"},"depth":3,"tinue":false,"#
+                + r#""win_pct_white":100.0,"best":"a2+","#
+                + r#""best_eval_white":{"win":false,"plies":1,"kind":"road"},"#
+                + r#""best_win_pct_white":0.0,"drop_pct":100.0,"walks_into_loss":true,"#
+                + r#""flag":"??"}"#
         );
-        let plain = PlyNote {
+        let book = PlyNote {
             mover: Color::White,
-            played: Score(169),
-            depth: 4,
-            best: None,
-            drop: 0.0,
+            eval: None,
             mark: None,
         };
         let ply = PtnPly::new("a1".parse().unwrap(), Vec::new());
-        let doc = json(&PlyJson::new(1, &ply, &plain));
+        let doc = json(&PlyJson::new(1, &ply, &book));
+        assert!(doc.contains(r#""book":true,"eval_white":null,"#), "{doc}");
         assert!(
-            doc.ends_with(
-                r#""best":null,"best_eval":null,"best_win_pct":null,"drop_pct":0.0,"flag":""}"#
-            ),
+            doc.ends_with(r#""drop_pct":null,"walks_into_loss":false,"flag":""}"#),
             "{doc}"
         );
     }

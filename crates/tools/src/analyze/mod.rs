@@ -5,14 +5,19 @@
 //!   diagram, the material, the static evaluation, then searches and prints the evaluation, the
 //!   best move and the principal variation. Each finished iteration is a progress line on stderr.
 //!   `--json` prints one JSON object instead of the text report.
-//! - **A whole game** (`--game FILE.ptn`): searches every position of the game once and writes
-//!   the game back as PTN with an `{eval/depth}` comment after each ply, from the mover's point of
-//!   view, as match runners write them, and the mover's winning chance. A ply is judged by the
-//!   winning chance it loses against the best move found ([`crate::chance`]): `??` from
-//!   `--blunder` percentage points (15 by default), `?` from two thirds of that and `?!` from one
-//!   third, with the better move in the comment. `--json` prints one JSON object per ply instead;
-//!   `--plot` also draws the game's evaluation graph ([`crate::plot::eval_svg`]) and `--link`
-//!   prints a PTN Ninja link of the annotated game ([`crate::ninja`]) instead of its PTN.
+//! - **A game's review** (`--game FILE.ptn`), as lichess reviews one: the opening book is left
+//!   out (`{book}` plies, racetrack's uncommented first plies, or `--from-ply N`), every other
+//!   position is searched once, and the game is written back as PTN with one `{eval/depth
+//!   chance}` comment per judged ply, all from White's point of view as match runners and PTN
+//!   Ninja show them (earlier evaluations go, or stay labelled with `--keep-comments`). A ply is
+//!   judged by the winning chance it loses against the best move found ([`crate::chance`]): `??`
+//!   from `--blunder` percentage points (15 by default), `?` from two thirds of that and `?!` from
+//!   one third, with the better move in the comment; a move that lets the opponent force a win
+//!   (the search's proven result or the tinue prover's) from a position that was not lost is
+//!   `??` whatever the numbers. The output ends with each player's marks, average loss and
+//!   accuracy. `--json` prints the review as one JSON document; `--plot` also draws the game's
+//!   evaluation graph (`graph`) and `--link` prints a PTN Ninja link of the annotated game
+//!   ([`crate::ninja`]) instead of its PTN.
 //!
 //! - **Tinue** (`--solve`): the tinue prover instead of the search: does the side to move force a
 //!   road, in how many plies, and the proof's main line.
@@ -29,14 +34,17 @@
 //!
 //! This module reads the arguments and finds the position or the game; the work is in its
 //! parts: `search` runs the searches, `position` reports one position (its search or its tinue
-//! proof), `annotate` judges and annotates a game, `text` and `json` write the reports, `link`
-//! builds the PTN Ninja links and `graph` the evaluation graph.
+//! proof), `review` judges a game and `annotate` writes it, `text` and `json` write the reports,
+//! `link` builds the PTN Ninja links, `graph` the evaluation graph and `labels` places its
+//! labels.
 
 mod annotate;
 mod graph;
 mod json;
+mod labels;
 mod link;
 mod position;
+mod review;
 mod search;
 mod text;
 
@@ -63,7 +71,9 @@ pub const DEFAULT_GAME_MOVETIME_MS: u64 = 500;
     Evaluations come with the side's winning chance, from the evaluation's logistic scale (the\n\
     fitted K of `cairn tune`); a proven result is 100% or 0%. With --game, a ply that loses\n\
     --blunder percentage points of winning chance against the best move is `??`, two thirds of\n\
-    that `?` and one third `?!`.")]
+    that `?` and one third `?!`; a move that lets the opponent force a win from a position\n\
+    that was not lost is `??`. Every comment of the review is White's view, book plies are\n\
+    not judged, and the review ends with each player's marks, average loss and accuracy.")]
 pub struct AnalyzeArgs {
     /// The position as TPS (its size is the board size).
     #[arg(long, conflicts_with_all = ["ptn", "game", "size"])]
@@ -122,6 +132,19 @@ pub struct AnalyzeArgs {
     /// With --game: also draw the evaluation graph (White's winning chance per ply) as SVG.
     #[arg(long, requires = "game", value_name = "SVG")]
     pub plot: Option<PathBuf>,
+    /// With --game: judge from this ply on (1-based); the plies before it are the opening book.
+    /// By default the book is the plies marked `{book}` (cairn match), or the uncommented plies
+    /// before the first evaluation comment (racetrack).
+    #[arg(long, requires = "game", value_parser = clap::value_parser!(u32).range(1..))]
+    pub from_ply: Option<u32>,
+    /// With --game: keep the file's evaluation comments, labelled `earlier eval:`, beside the
+    /// review's own (by default the review's replace them).
+    #[arg(long, requires = "game")]
+    pub keep_comments: bool,
+    /// With --game: the tinue prover's node budget on each position after a judged move, to
+    /// find the moves that let the opponent force a road (0: only the search's proven results).
+    #[arg(long, requires = "game", default_value_t = 20_000)]
+    pub tinue_nodes: u64,
     /// Print a PTN Ninja link: of the annotated game with --game (instead of its PTN; --out
     /// still writes it), else of the position with the principal variation as its moves.
     #[arg(long, conflicts_with = "solve")]
@@ -150,6 +173,9 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
                 "--link with --game prints a link instead of the PTN; not with --json".into(),
             );
         }
+        if let Some(plot) = &args.plot {
+            svg_only(plot)?;
+        }
         let (game, size) = load_game(path, args.index)?;
         return cairn_tak::with_size!(size, |N| annotate::annotate::<N>(args, path, &game),
             else Err(format!("{}: unsupported board size {size}", path.display())));
@@ -169,6 +195,23 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
     };
     cairn_tak::with_size!(size, |N| analyse_text::<N>(args),
         else Err(format!("--tps: unsupported board size {size}")))
+}
+
+/// `--plot` draws SVG only: a bitmap name is refused before any search. (PNG would need a
+/// bitmap backend, an image encoder and a font shipped or found at run time.)
+fn svg_only(plot: &Path) -> Result<(), String> {
+    let ext = plot
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase);
+    match ext.as_deref() {
+        Some(e @ ("png" | "jpg" | "jpeg" | "gif" | "bmp" | "webp")) => Err(format!(
+            "--plot {}: the graph is drawn as SVG only, not {e}; name it .svg (rsvg-convert or \
+             a browser turns it into a bitmap)",
+            plot.display()
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The `--komi` given, if any.

@@ -1,8 +1,8 @@
 //! Running the searches of an analysis: the limits, table and configuration the arguments ask
-//! for, one search with the last line of each MultiPV index, and one search per position of a
-//! game on a shared table.
+//! for, and one search with the last line of each MultiPV index (a game's searches are in
+//! `review`).
 
-use super::{AnalyzeArgs, DEFAULT_GAME_MOVETIME_MS};
+use super::AnalyzeArgs;
 use cairn_search::score::Score;
 use cairn_search::{self as search, Limits, SearchConfig, SearchInfo, TranspositionTable};
 use cairn_tak::board::{Color, Move, Position, TakGame};
@@ -114,41 +114,4 @@ pub(super) fn run_search<const N: usize>(
         lines: lines.into_inner().unwrap_or_else(|e| e.into_inner()),
         secs: started.elapsed().as_secs_f64(),
     }
-}
-
-/// The search before each ply of a game and after its last one: (score for the side to move,
-/// depth, best move); `None` where the game is over.
-pub(super) type PlySearch = Option<(Score, u32, Option<Move>)>;
-
-/// Searches the position before every ply of a game and after its last one, on one table.
-pub(super) fn search_plies<const N: usize>(
-    args: &AnalyzeArgs,
-    start: &Position<N>,
-    moves: &[Move],
-) -> Result<Vec<PlySearch>, String> {
-    let tt = table(args)?;
-    let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
-    let config = config(args, 1);
-    let total = moves.len();
-    let started = Instant::now();
-    let mut at = TakGame::new(start.clone());
-    let mut searches = Vec::with_capacity(total + 1);
-    for i in 0..=total {
-        if at.position().result().is_none() {
-            let s = run_search(&at, &limits, &config, &tt, &|_| {});
-            searches.push(Some((s.result.score, s.result.depth, s.result.best)));
-            eprintln!(
-                "analyze: ply {i}/{total}, depth {}, {} nodes, {:.1} s",
-                s.result.depth,
-                s.result.nodes,
-                started.elapsed().as_secs_f64()
-            );
-        } else {
-            searches.push(None);
-        }
-        if let Some(&mv) = moves.get(i) {
-            at.play(mv);
-        }
-    }
-    Ok(searches)
 }
