@@ -78,7 +78,7 @@ impl Puzzle {
         let game = puzzle.game_ptn(find.solution_reaches_road);
         puzzle.ptn = game.to_ptn();
         let name = format!("tinue in {}: {}", puzzle.plies, puzzle.source());
-        puzzle.link = ninja::link(&puzzle.ptn, Some(&name), Some((0, false)));
+        puzzle.link = ninja::link(&game, Some(&name), Some((0, false)));
         puzzle
     }
 
