@@ -174,7 +174,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     );
                     if let Some(sprt) = &config.sprt {
                         let (llr, decision) = finished.sprt(sprt);
-                        line.push_str(&format!("  llr {llr:.2} ({} pairs)", finished.pairs()));
+                        let llr = crate::report::two_decimals(llr);
+                        line.push_str(&format!("  llr {llr} ({} pairs)", finished.pairs()));
                         if decision != SprtState::Continue {
                             stop.store(true, Relaxed);
                         }
