@@ -8,7 +8,7 @@
 //! `packed-refs`, HEAD's reflog), when the index changes, and when a source file changes, so the
 //! commit and the `modified` mark stay current.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The output of `git ARGS` in this package's directory, trimmed; `None` if git is missing or
@@ -29,7 +29,13 @@ fn git(args: &[&str]) -> Option<String> {
 
 fn main() {
     let version = env!("CARGO_PKG_VERSION");
-    let described = match git(&["rev-parse", "--short=8", "HEAD"]) {
+    // Only this package's own repository counts: a package unpacked inside another one (a
+    // vendored copy) must not take that one's commit.
+    let top = git(&["rev-parse", "--show-toplevel"]).map(PathBuf::from);
+    let own = top.and_then(|t| t.canonicalize().ok())
+        == Path::new(env!("CARGO_MANIFEST_DIR")).canonicalize().ok();
+    let commit = git(&["rev-parse", "--short=8", "HEAD"]).filter(|_| own);
+    let described = match commit {
         Some(commit) if !commit.is_empty() => {
             watch_git();
             // Tracked files only: a stray untracked file does not change what is built.

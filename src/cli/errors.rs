@@ -9,7 +9,7 @@ use clap::CommandFactory as _;
 /// and exit code 2: clap's message, which names the offending argument, its tip (`a similar
 /// argument exists: '--movetime'`) if it has one, and the help of the subcommand the error is
 /// in (`see `cairn analyze --help``). A value quoted in the message is cut short and escaped
-/// like any refused input ([`cairn_tak::notation::quote`]).
+/// like any refused input ([`cairn_tak::notation::quote()`]).
 pub fn argument_error(mut e: clap::Error) -> i32 {
     if matches!(
         e.kind(),

@@ -350,8 +350,8 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     if p.pairs() > 0 {
         let [c0, c1, c2, c3, c4] = p.counts;
         println!(
-            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({} pairs), elo {:.1}",
-            p.pairs(),
+            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({}), elo {:.1}",
+            cairn_tools::report::counted(p.pairs().into(), "pair"),
             p.elo()
         );
     }

@@ -175,7 +175,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     if let Some(sprt) = &config.sprt {
                         let (llr, decision) = finished.sprt(sprt);
                         let llr = crate::report::two_decimals(llr);
-                        line.push_str(&format!("  llr {llr} ({} pairs)", finished.pairs()));
+                        let pairs = crate::report::counted(finished.pairs().into(), "pair");
+                        line.push_str(&format!("  llr {llr} ({pairs})"));
                         if decision != SprtState::Continue {
                             stop.store(true, Relaxed);
                         }

@@ -440,9 +440,9 @@ impl MatchReport {
             let _ = writeln!(
                 out,
                 "\nPairs (one opening, colours swapped), by {}'s points: 0: {c0}, 1/2: {c1}, 1: {c2}, \
-                 3/2: {c3}, 2: {c4} ({} pairs); Elo {}",
+                 3/2: {c3}, 2: {c4} ({}); Elo {}",
                 self.engines[0].name,
-                p.pairs(),
+                counted(p.pairs().into(), "pair"),
                 p.elo()
             );
         }
@@ -803,18 +803,25 @@ impl MatchReport {
 /// A match in one line, from the first engine's point of view, as `cairn match` ends and
 /// `cairn report` begins: `alpha vs beta: +2 -1 =1 (4 games), score 62.5%, Elo +89 [-184, +361]`.
 pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
-    let games = tally.games();
     format!(
-        "{} vs {}: +{} -{} ={} ({games} game{}), score {:.1}%, Elo {}",
+        "{} vs {}: +{} -{} ={} ({}), score {:.1}%, Elo {}",
         names[0],
         names[1],
         tally.wins,
         tally.losses,
         tally.draws,
-        if games == 1 { "" } else { "s" },
+        counted(tally.games().into(), "game"),
         100.0 * tally.score(),
         tally.elo()
     )
+}
+
+/// `1 game`, `2 games`: a count and its noun, plural but for one.
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
 }
 
 /// A number with two decimals, never `-0.00` (an LLR of -0.001 prints as `0.00`).
@@ -836,7 +843,8 @@ pub fn two_decimals(x: f64) -> String {
     Examples:\n  \
     cairn report games.ptn\n  \
     cairn report core1.ptn core2.ptn\n  \
-    cairn report games.ptn --plot report.svg --links"
+    cairn report games.ptn --plot report.svg --links\n  \
+    cairn report games.ptn --json"
 )]
 pub struct ReportArgs {
     /// The match files (PTN), one or more, between the same two engines.
@@ -948,6 +956,16 @@ pub fn write_plot(report: &MatchReport, path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_decimals_read_well() {
+        assert_eq!(counted(1, "game"), "1 game");
+        assert_eq!(counted(0, "pair"), "0 pairs");
+        assert_eq!(two_decimals(-0.001), "0.00");
+        assert_eq!(two_decimals(-0.0), "0.00");
+        assert_eq!(two_decimals(-0.0051), "-0.01");
+        assert_eq!(two_decimals(2.944), "2.94");
+    }
 
     #[test]
     fn eval_comments_of_both_runners() {
