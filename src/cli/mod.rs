@@ -209,8 +209,13 @@ fn transcript(cli: &Cli) -> Result<Option<cairn_engine::tei::Transcript>, String
     let Some(path) = own.or(cli.log.log_file.as_ref()) else {
         return Ok(None);
     };
-    // Given before another subcommand (`cairn --log-file F perft`), it would record nothing.
-    if own.is_none() && cli.command.is_some() {
+    // Given before a subcommand, it is that subcommand's (`cairn --log-file F playtak ...`),
+    // which only the protocol modes can use: before another (`cairn --log-file F perft`), it
+    // would record nothing.
+    if !matches!(
+        cli.command,
+        None | Some(Command::Tei { .. } | Command::Ws { .. } | Command::Playtak { .. })
+    ) {
         return Err(
             "--log-file is for the protocol modes only (no subcommand, tei, ws, playtak)"
                 .to_string(),

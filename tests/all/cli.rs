@@ -185,6 +185,11 @@ fn log_file_is_an_option_of_the_protocol_modes_only() {
         "error: unexpected argument '--log-file' found (see `cairn perft --help`)"
     );
     assert!(!Path::new("perft.log").exists());
+    // Before a protocol subcommand it is that subcommand's, as it always was.
+    let dir = Scratch::new("cli-log-file");
+    let log = dir.join("tei.log");
+    assert_eq!(ok(&["--log-file", arg(&log), "tei"]), "");
+    assert!(log.exists());
 }
 
 /// The hint for a person who runs `cairn` in a terminal is for terminals only: a GUI's session
