@@ -8,6 +8,8 @@ fn main() {
         env_logger::Env::default().default_filter_or("warn,cairn_engine::playtak=info"),
     )
     .init();
+    // `id version` names the build as `cairn --version` does (build.rs).
+    cairn_engine::tei::set_version(env!("CAIRN_VERSION"));
     let code = cli::run();
     std::process::exit(code);
 }

@@ -5,6 +5,8 @@
 
 #[cfg(test)]
 mod doc_commands;
+mod errors;
+mod pages;
 mod tablut;
 
 use cairn_engine::playtak::PlaytakArgs;
@@ -19,6 +21,7 @@ use cairn_tools::tablut::args::TablutCommand;
 use cairn_tools::tactics::TacticsArgs;
 use cairn_tools::tune::TuneArgs;
 use clap::{Parser, Subcommand};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -27,13 +30,21 @@ use std::time::{Duration, Instant};
 ///
 /// With no subcommand Cairn speaks TEI on stdin/stdout, as GUIs and match runners expect.
 #[derive(Parser)]
-#[command(name = "cairn", version, about, propagate_version = true)]
+#[command(name = "cairn", version = env!("CAIRN_VERSION"), about, propagate_version = true)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Append a timestamped transcript of the session(s) to this file (no subcommand, `tei`,
-    /// `ws`, and `playtak`, which records the server protocol).
-    #[arg(long, global = true, value_name = "PATH")]
+    #[command(flatten)]
+    log: LogFile,
+}
+
+/// The `--log-file` of the protocol modes (no subcommand, `tei`, `ws`, `playtak`): the only
+/// ones that write a transcript, so the only ones that take it.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct LogFile {
+    /// Append a timestamped transcript of the session(s) to this file (of the server protocol
+    /// for `playtak`).
+    #[arg(long, value_name = "PATH")]
     log_file: Option<PathBuf>,
 }
 
@@ -43,10 +54,19 @@ enum Command {
     #[command(
         after_help = "Example session:\n  tei\n  teinewgame 6\n  position startpos moves a1 f6\n  go movetime 1000\n  quit"
     )]
-    Tei,
+    Tei {
+        #[command(flatten)]
+        log: LogFile,
+    },
     /// Serve TEI over WebSocket (for PTN Ninja): one engine session per connection.
-    Ws(WsArgs),
+    Ws {
+        #[command(flatten)]
+        args: WsArgs,
+        #[command(flatten)]
+        log: LogFile,
+    },
     /// Analyse a position (TPS, moves, or a ply of a PTN file), or annotate a whole game.
+    #[command(visible_alias = "analyse")]
     Analyze(Box<cairn_tools::analyze::AnalyzeArgs>),
     /// Count the leaves of the legal move tree, depth by depth (perft).
     Perft(PerftArgs),
@@ -89,7 +109,12 @@ enum Command {
     /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
     Tune(Box<TuneArgs>),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
-    Playtak(Box<PlaytakArgs>),
+    Playtak {
+        #[command(flatten)]
+        args: Box<PlaytakArgs>,
+        #[command(flatten)]
+        log: LogFile,
+    },
     /// Tablut, the second game on Cairn's search: analyse, count moves, play in the terminal.
     ///
     /// A position is one line: the ranks from 9 down to 1 separated by `/`, each written from
@@ -98,14 +123,41 @@ enum Command {
     /// `3BBB3/4B4/4W4/B3W3B/BBWWKWWBB/B3W3B/4W4/4B4/3BBB3 b` (also `startpos`).
     #[command(subcommand)]
     Tablut(TablutCommand),
+    /// Print a shell completion script for cairn (bash, zsh, fish, elvish, powershell).
+    #[command(after_help = pages::COMPLETIONS_HELP)]
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print cairn's manual page (roff) to stdout, or write one page per subcommand.
+    #[command(after_help = pages::MAN_HELP)]
+    Man {
+        /// Write `cairn.1` and a `cairn-SUBCOMMAND.1` per subcommand into this folder instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// Runs the command line; returns the process exit code.
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return argument_error(e),
+        Err(e) => return errors::argument_error(e),
     };
+    if !matches!(
+        cli.command,
+        None | Some(
+            Command::Tei { .. } | Command::Ws { .. } | Command::Playtak { .. } | Command::Match(_)
+        )
+    ) {
+        errors::end_quietly_on_closed_pipe();
+    }
+    if cli.command.is_none() && std::io::stdin().is_terminal() {
+        eprintln!(
+            "Cairn speaks TEI on stdin/stdout: type `tei` to start, `quit` to leave; \
+             `cairn --help` lists the subcommands."
+        );
+    }
     let transcript = match transcript(&cli) {
         Ok(transcript) => transcript,
         Err(message) => {
@@ -114,8 +166,10 @@ pub fn run() -> i32 {
         }
     };
     let outcome = match cli.command {
-        Some(Command::Ws(args)) => return cairn_engine::ws::run(&args, transcript),
-        Some(Command::Playtak(args)) => return cairn_engine::playtak::run(&args, transcript),
+        Some(Command::Ws { args, .. }) => return cairn_engine::ws::run(&args, transcript),
+        Some(Command::Playtak { args, .. }) => {
+            return cairn_engine::playtak::run(&args, transcript)
+        }
         Some(Command::Analyze(args)) => cairn_tools::analyze::run(&args),
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
@@ -131,7 +185,9 @@ pub fn run() -> i32 {
             bench(depth, threads as usize);
             Ok(())
         }
-        None | Some(Command::Tei) => {
+        Some(Command::Completions { shell }) => pages::completions(shell),
+        Some(Command::Man { out }) => pages::man(out.as_deref()),
+        None | Some(Command::Tei { .. }) => {
             cairn_engine::tei::run(transcript);
             Ok(())
         }
@@ -145,40 +201,23 @@ pub fn run() -> i32 {
     }
 }
 
-/// Help and version go to stdout as clap writes them; a usage error becomes one line on stderr
-/// (clap's message, which names the offending argument) and exit code 2.
-fn argument_error(e: clap::Error) -> i32 {
-    use clap::error::ErrorKind;
-    if matches!(
-        e.kind(),
-        ErrorKind::DisplayHelp
-            | ErrorKind::DisplayVersion
-            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
-    ) {
-        let _ = e.print();
-        return e.exit_code();
-    }
-    // The message runs until the blank line before `Usage:`; its continuation lines name the
-    // arguments (for example the missing required ones).
-    let text = e.render().to_string();
-    let first = text
-        .lines()
-        .take_while(|l| !l.trim().is_empty())
-        .map(str::trim)
-        .collect::<Vec<_>>()
-        .join(" ");
-    eprintln!("{first} (see `cairn --help`)");
-    2
-}
-
 /// Opens the `--log-file` transcript, which only the TEI modes write.
 fn transcript(cli: &Cli) -> Result<Option<cairn_engine::tei::Transcript>, String> {
-    let Some(path) = &cli.log_file else {
+    let own = match &cli.command {
+        Some(Command::Tei { log } | Command::Ws { log, .. } | Command::Playtak { log, .. }) => {
+            log.log_file.as_ref()
+        }
+        _ => None,
+    };
+    let Some(path) = own.or(cli.log.log_file.as_ref()) else {
         return Ok(None);
     };
+    // Given before a subcommand, it is that subcommand's (`cairn --log-file F playtak ...`),
+    // which only the protocol modes can use: before another (`cairn --log-file F perft`), it
+    // would record nothing.
     if !matches!(
         cli.command,
-        None | Some(Command::Tei | Command::Ws(_) | Command::Playtak(_))
+        None | Some(Command::Tei { .. } | Command::Ws { .. } | Command::Playtak { .. })
     ) {
         return Err(
             "--log-file is for the protocol modes only (no subcommand, tei, ws, playtak)"
@@ -319,13 +358,16 @@ fn run_match(args: &MatchArgs) -> Result<(), String> {
     if p.pairs() > 0 {
         let [c0, c1, c2, c3, c4] = p.counts;
         println!(
-            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({} pairs), elo {:.1}",
-            p.pairs(),
+            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({}), elo {:.1}",
+            cairn_tools::report::counted(p.pairs().into(), "pair"),
             p.elo()
         );
     }
     if let Some((llr, state)) = outcome.sprt {
-        println!("sprt: llr {llr:.2} over the pairs, {state:?}");
+        println!(
+            "sprt: llr {} over the pairs, {state:?}",
+            cairn_tools::report::two_decimals(llr)
+        );
     }
     if let Some(path) = &args.plot {
         let report = cairn_tools::report::MatchReport::from_ptn(&outcome.games.concat())

@@ -9,6 +9,7 @@
 
 mod analyze;
 mod arena;
+mod cli;
 mod common;
 mod eval;
 mod fuzz;

@@ -603,8 +603,10 @@ fn spec_vector_8_moves_in_context() {
 fn malformed_tps_syntax() {
     use TpsError::*;
     let nine_rows = ["x8,x"; 9].join("/") + " 1 1";
+    // Every case of a bad square is on a 5x5 board.
     let square = |row: usize, text: &str| Square {
         row,
+        size: 5,
         text: text.to_string(),
         reason: "",
     };
@@ -688,12 +690,20 @@ fn malformed_tps_syntax() {
         let got = input.parse::<Tps>();
         match (&got, &expected) {
             (
-                Err(Square { row, text, reason }),
+                Err(Square {
+                    row,
+                    size,
+                    text,
+                    reason,
+                }),
                 Square {
-                    row: r, text: t, ..
+                    row: r,
+                    size: n,
+                    text: t,
+                    ..
                 },
             ) => {
-                assert_eq!((row, text), (r, t), "{input:?}");
+                assert_eq!((row, size, text), (r, n, t), "{input:?}");
                 assert!(!reason.is_empty());
             }
             _ => assert_eq!(got, Err(expected), "{input:?}"),
@@ -1251,6 +1261,27 @@ fn extreme_but_valid_inputs() {
         "x5/x5/x5/x5/x5 2 1073741825".parse::<Tps>(),
         Err(TpsError::MoveNumber("1073741825".into()))
     );
+    // Too large is said so, however many digits; 0 is too small.
+    for (tps, says) in [
+        (
+            "x5/x5/x5/x5/x5 2 1073741825",
+            "move number `1073741825` is too large (at most 1073741824)",
+        ),
+        (
+            "x5/x5/x5/x5/x5 1 99999999999999999999",
+            "move number `99999999999999999999` is too large (at most 1073741824)",
+        ),
+        (
+            "x5/x5/x5/x5/x5 1 0",
+            "move number must be 1 or more, found `0`",
+        ),
+        (
+            "x5/x5/x5/x5/x5 1 -3",
+            "move number must be 1 or more, found `-3`",
+        ),
+    ] {
+        assert_eq!(tps.parse::<Tps>().unwrap_err().to_string(), says, "{tps}");
+    }
     let game = one_game(&format!("[TPS \"{last}\"]\n1073741824. -- a1 b1 c1 d1 e1"));
     assert_eq!(
         replay_any(&game),
@@ -1652,5 +1683,48 @@ fn header_only_games_and_ply_numbers() {
     assert!(
         empty_cell.to_string().contains("empty square"),
         "{empty_cell}"
+    );
+}
+
+/// TPS errors name ranks as a player reads the board (the TPS's first row is the top rank),
+/// count squares and pieces in the singular for one, and quote a bad square escaped.
+#[test]
+fn tps_errors_name_ranks_and_count_well() {
+    for (tps, says) in [
+        (
+            "x6/x6/x6/x6/x6/x5 1 1",
+            "rank 1 (the sixth row of the TPS) has 5 squares, expected 6",
+        ),
+        (
+            "1/x6/x6/x6/x6/x6 1 1",
+            "rank 6 (the first row of the TPS) has 1 square, expected 6",
+        ),
+        (
+            "x4/x3,1Q/x4/x4 1 1",
+            "rank 3 (the second row of the TPS): bad square `1Q`: expected x, xN, or a stack of \
+             1s and 2s",
+        ),
+        (
+            "x4/x4/x4/x9 1 1",
+            "rank 1 (the fourth row of the TPS): bad square `x9`: an empty run must be x or x1 to \
+             x8",
+        ),
+        (
+            "x4/x4/x4/x3,\u{1b}[0m 1 1",
+            "rank 1 (the fourth row of the TPS): bad square `\\x1b[0m`: expected x, xN, or a \
+             stack of 1s and 2s",
+        ),
+    ] {
+        assert_eq!(tps.parse::<Tps>().unwrap_err().to_string(), says, "{tps}");
+    }
+    let err = tps::parse::<4>("1C,x3/x4/x4/x4 2 2").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "white has 1 capstone on the board, but only 0 in the game"
+    );
+    let err = tps::parse::<5>("x5/x5/x5/x5/1C,1C,x3 1 3").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "white has 2 capstones on the board, but only 1 in the game"
     );
 }

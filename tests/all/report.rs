@@ -558,7 +558,7 @@ fn report_pairs_the_rounds_of_one_opening() {
     let second = dir.file("second.ptn", &format!("{}\n{}", games[3], games[2]));
     let beta_first = ok(&["report", arg(&second)]);
     assert!(
-        beta_first.contains("by beta's points: 0: 0, 1/2: 0, 1: 0, 3/2: 1, 2: 0 (1 pairs)"),
+        beta_first.contains("by beta's points: 0: 0, 1/2: 0, 1: 0, 3/2: 1, 2: 0 (1 pair)"),
         "{beta_first}"
     );
     let pooled = ok(&["report", arg(&first), arg(&second)]);

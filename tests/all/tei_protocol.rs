@@ -388,7 +388,8 @@ fn expected_handshake() -> Vec<String> {
     vec![
         "id name Cairn".to_string(),
         "id author The Cairn developers".to_string(),
-        format!("id version {}", env!("CARGO_PKG_VERSION")),
+        // The build, as build.rs names it for the binary and its tests alike.
+        format!("id version {}", env!("CAIRN_VERSION")),
         format!("size 3 4 5 6 7 8 halfkomi {}", komis.join(" ")),
         "option name HalfKomi type spin default 0 min -10 max 10".to_string(),
         "option name Hash type spin default 64 min 1 max 65536".to_string(),
@@ -1165,7 +1166,9 @@ fn log_file_errors_are_one_line() {
     for args in [
         vec!["--log-file", missing],
         vec!["ws", "--port", "0", "--log-file", missing],
-        vec!["perft", "--depth", "1", "--log-file", "perft.log"],
+        // Before another subcommand it would record nothing. (After it, clap refuses it:
+        // tests/all/cli.rs.)
+        vec!["--log-file", "perft.log", "perft", "--depth", "1"],
     ] {
         let output = Command::new(env!("CARGO_BIN_EXE_cairn"))
             .args(&args)
@@ -1176,7 +1179,7 @@ fn log_file_errors_are_one_line() {
         assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(output.stdout.is_empty(), "{args:?}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
-        let expected = if args[0] == "perft" {
+        let expected = if args.contains(&"perft") {
             "error: --log-file is for the protocol modes only".to_string()
         } else {
             format!("error: --log-file {missing}: ")
@@ -1184,6 +1187,99 @@ fn log_file_errors_are_one_line() {
         assert!(stderr.starts_with(&expected), "{args:?}: {stderr}");
     }
     assert!(!std::path::Path::new("perft.log").exists());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quoting bad input
+
+/// Runs a whole TEI session on `input` (stdin closed after it): stdout and stderr.
+fn session_bytes(input: &[u8]) -> (String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("cannot start cairn");
+    let mut stdin = child.stdin.take().unwrap();
+    let input = input.to_vec();
+    // Written from a thread, so that a large input never waits on unread output.
+    let writer = std::thread::spawn(move || stdin.write_all(&input));
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap().unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8 output");
+    (text(out.stdout), text(out.stderr))
+}
+
+/// A megabyte line is not sent back: the reply quotes its first 48 characters and its length,
+/// on stdout and in the log on stderr alike.
+#[test]
+fn a_huge_line_is_quoted_short() {
+    let mut input = vec![b'a'; 1 << 20];
+    input.extend_from_slice(b"\nisready\n");
+    let (out, err) = session_bytes(&input);
+    let quoted = format!("`{}…` (1048576 bytes)", "a".repeat(48));
+    assert_eq!(
+        out,
+        format!("info string error unknown command {quoted} in {quoted}\nreadyok\n")
+    );
+    assert!(err.len() < 400, "{} bytes on stderr", err.len());
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(&quoted), "{err}");
+}
+
+/// Control bytes in a bad line come back escaped, never raw; so do those in a bad value.
+#[test]
+fn control_bytes_are_escaped() {
+    let input = "hello\u{1}\u{1b}[31mred\ngo depth \u{7}\nsetoption name Hash value 1\u{1b}\n\
+                 isready\n";
+    let (out, err) = session_bytes(input.as_bytes());
+    assert_eq!(
+        out,
+        "info string error unknown command `hello\\x01\\x1b[31mred` in `hello\\x01\\x1b[31mred`\n\
+         info string error depth: bad value `\\x07`, expected a positive integer in `go depth \\x07`\n\
+         info string error option Hash: `1\\x1b` is not an integer\n\
+         readyok\n"
+    );
+    assert!(!err.contains(['\u{1}', '\u{7}', '\u{1b}']), "{err:?}");
+}
+
+/// Numbers too large for what they count are out of range, not malformed; a TPS move number
+/// too large says so; ranks are named as a player reads the board.
+#[test]
+fn out_of_range_and_rank_wording() {
+    let mut tei = Tei::ready();
+    let replies = [
+        (
+            "go wtime 18446744073709551615",
+            "info string error wtime: `18446744073709551615` is out of range (at most \
+             9223372036854775807) in `go wtime 18446744073709551615`",
+        ),
+        (
+            "go depth 4294967296",
+            "info string error depth: `4294967296` is out of range (at most 4294967295) in \
+             `go depth 4294967296`",
+        ),
+        (
+            "position tps x6/x6/x6/x6/x6/x6 1 99999999999999999999",
+            "info string error position: bad TPS `x6/x6/x6/x6/x6/x6 1 99999999999999999999`: move \
+             number `99999999999999999999` is too large (at most 1073741824); position unchanged",
+        ),
+        (
+            "position tps x6/x5/x6/x6/x6/x6 1 1",
+            "info string error position: bad TPS `x6/x5/x6/x6/x6/x6 1 1`: rank 5 (the second row \
+             of the TPS) has 5 squares, expected 6; position unchanged",
+        ),
+        (
+            "position tps x6/x6/x6/x6/x6/x5,3 1 1",
+            "info string error position: bad TPS `x6/x6/x6/x6/x6/x5,3 1 1`: rank 1 (the sixth \
+             row of the TPS): bad square `3`: expected x, xN, or a stack of 1s and 2s; position \
+             unchanged",
+        ),
+    ];
+    for (line, reply) in replies {
+        tei.send(line);
+        assert_eq!(tei.sync(), [reply], "{line}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 
 use cairn_tak::board::Position;
 use cairn_tak::movegen::perft_divide;
-use cairn_tak::notation::{play_line, tps, Tps};
+use cairn_tak::notation::{play_line, quote, tps, Tps};
 use std::time::{Duration, Instant};
 
 /// Arguments of `cairn perft`: the position, the depth, and how to count.
@@ -56,7 +56,9 @@ pub fn run(
 ) -> Result<(), String> {
     let size = match &args.tps {
         Some(text) => {
-            let tps: Tps = text.parse().map_err(|e| format!("--tps \"{text}\": {e}"))?;
+            let tps: Tps = text
+                .parse()
+                .map_err(|e| format!("--tps {}: {e}", quote(text)))?;
             if let Some(size) = args.size.filter(|&s| s as usize != tps.size) {
                 return Err(format!(
                     "--size {size} does not match the {}x{} --tps",
@@ -77,7 +79,7 @@ fn count<const N: usize>(
     depth_done: &mut impl FnMut(&PerftDepth),
 ) -> Result<(), String> {
     let mut pos = match &args.tps {
-        Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps \"{text}\": {e}"))?,
+        Some(text) => tps::parse::<N>(text).map_err(|e| format!("--tps {}: {e}", quote(text)))?,
         None => Position::<N>::start(),
     };
     play_line(&mut pos, args.moves.as_deref().unwrap_or(""), |_, _| {})

@@ -20,6 +20,7 @@
 use crate::engine::Start;
 use cairn_search::Limits;
 use cairn_tak::board::{Komi, HALF_KOMI_TEXT};
+use cairn_tak::notation::{excerpt, quote};
 use std::fmt;
 use std::str::FromStr;
 
@@ -110,6 +111,15 @@ pub enum TeiError {
         /// What was expected instead.
         expected: &'static str,
     },
+    /// A whole number too large for what it counts.
+    OutOfRange {
+        /// What the value is for (a keyword).
+        key: String,
+        /// The value as written.
+        text: String,
+        /// The largest value accepted.
+        max: u64,
+    },
     /// Arguments that contradict each other.
     Conflict {
         /// The command.
@@ -123,10 +133,10 @@ impl fmt::Display for TeiError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TeiError::Empty => write!(f, "empty line"),
-            TeiError::UnknownCommand(word) => write!(f, "unknown command `{word}`"),
+            TeiError::UnknownCommand(word) => write!(f, "unknown command {}", quote(word)),
             TeiError::Missing { command, what } => write!(f, "{command}: missing {what}"),
             TeiError::Unexpected { command, token } => {
-                write!(f, "{command}: unexpected `{token}`")
+                write!(f, "{command}: unexpected {}", quote(token))
             }
             TeiError::BadValue {
                 key,
@@ -137,7 +147,18 @@ impl fmt::Display for TeiError {
                 key,
                 text,
                 expected,
-            } => write!(f, "{key}: bad value `{text}`, expected {expected}"),
+            } => write!(
+                f,
+                "{}: bad value {}, expected {expected}",
+                excerpt(key),
+                quote(text)
+            ),
+            TeiError::OutOfRange { key, text, max } => write!(
+                f,
+                "{}: {} is out of range (at most {max})",
+                excerpt(key),
+                quote(text)
+            ),
             TeiError::Conflict { command, what } => write!(f, "{command}: {what}"),
         }
     }
@@ -416,12 +437,26 @@ fn set_go_value(limits: &mut Limits, key: &str, text: &str) -> Result<(), TeiErr
         text: text.to_string(),
         expected,
     };
+    // A whole number with more digits than the type holds is out of range, not malformed.
+    let too_large = |max: u64| {
+        let digits = text.strip_prefix('+').unwrap_or(text);
+        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
+        let above = digits.parse::<u64>().map_or(true, |n| n > max);
+        (whole && above).then(|| TeiError::OutOfRange {
+            key: key.to_string(),
+            text: text.to_string(),
+            max,
+        })
+    };
     match key {
         // Clocks may run negative in some GUIs once a player is over time: read as 0.
         "wtime" | "btime" | "winc" | "binc" => {
             let ms = text
                 .parse::<i64>()
-                .map_err(|_| bad("an integer number of milliseconds"))?
+                .map_err(|_| {
+                    too_large(i64::MAX as u64)
+                        .unwrap_or_else(|| bad("an integer number of milliseconds"))
+                })?
                 .max(0) as u64;
             let slot = match key {
                 "wtime" => &mut limits.wtime,
@@ -432,38 +467,37 @@ fn set_go_value(limits: &mut Limits, key: &str, text: &str) -> Result<(), TeiErr
             *slot = Some(ms);
         }
         "movetime" => {
-            limits.movetime = Some(
-                text.parse()
-                    .map_err(|_| bad("a non-negative integer number of milliseconds"))?,
-            )
+            limits.movetime = Some(text.parse().map_err(|_| {
+                too_large(u64::MAX)
+                    .unwrap_or_else(|| bad("a non-negative integer number of milliseconds"))
+            })?)
         }
         "movestogo" => {
-            limits.movestogo = Some(
-                text.parse()
-                    .ok()
-                    .filter(|&n: &u64| n > 0)
-                    .ok_or_else(|| bad("a positive integer"))?,
-            )
+            limits.movestogo =
+                Some(positive(text, u64::MAX).ok_or_else(|| {
+                    too_large(u64::MAX).unwrap_or_else(|| bad("a positive integer"))
+                })?)
         }
         "depth" => {
-            limits.depth = Some(
-                text.parse()
-                    .ok()
-                    .filter(|&d: &u32| d > 0)
-                    .ok_or_else(|| bad("a positive integer"))?,
-            )
+            let max = u64::from(u32::MAX);
+            let depth = positive(text, max)
+                .ok_or_else(|| too_large(max).unwrap_or_else(|| bad("a positive integer")))?;
+            limits.depth = Some(depth as u32)
         }
         "nodes" => {
-            limits.nodes = Some(
-                text.parse()
-                    .ok()
-                    .filter(|&n: &u64| n > 0)
-                    .ok_or_else(|| bad("a positive integer"))?,
-            )
+            limits.nodes =
+                Some(positive(text, u64::MAX).ok_or_else(|| {
+                    too_large(u64::MAX).unwrap_or_else(|| bad("a positive integer"))
+                })?)
         }
         _ => unreachable!("only GO_KEYS reach here"),
     }
     Ok(())
+}
+
+/// `text` as a whole number from 1 to `max`, if it is one.
+fn positive(text: &str, max: u64) -> Option<u64> {
+    text.parse::<u64>().ok().filter(|&n| (1..=max).contains(&n))
 }
 
 #[cfg(test)]
@@ -770,7 +804,12 @@ mod tests {
         assert!(matches!(err("go movetime 1.5"), TeiError::BadValue { .. }));
         assert!(matches!(
             err("go nodes 99999999999999999999999"),
-            TeiError::BadValue { .. }
+            TeiError::OutOfRange { .. }
+        ));
+        assert!(matches!(err("go depth 0"), TeiError::BadValue { .. }));
+        assert!(matches!(
+            err("go depth 4294967296"),
+            TeiError::OutOfRange { .. }
         ));
         assert!(matches!(err("go wtime"), TeiError::BadValue { .. }));
     }

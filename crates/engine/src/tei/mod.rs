@@ -40,7 +40,7 @@ pub use response::{InfoStyle, Responder};
 pub use transcript::Transcript;
 
 use crate::engine::{Engine, Options, Reporter, SearchEvent, Start};
-use cairn_tak::notation::Tps;
+use cairn_tak::notation::{quote, Tps};
 use std::io::BufRead;
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +51,23 @@ use std::time::Instant;
 pub const NAME: &str = "Cairn";
 /// The authors, as `id author` reports them.
 pub const AUTHOR: &str = "The Cairn developers";
+
+/// The version `id version` reports, once the program has named its build ([`set_version`]).
+static VERSION: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Names the build for `id version`: the binary calls this once at start-up with the version
+/// and commit it was built from (`0.1.0 (commit abcdef12)`); until then, and in this crate's
+/// own tests, it is the package version. A second call changes nothing.
+pub fn set_version(version: &str) {
+    let _ = VERSION.set(version.to_string());
+}
+
+/// The version `id version` reports (see [`set_version`]).
+pub fn version() -> &'static str {
+    VERSION
+        .get()
+        .map_or(env!("CARGO_PKG_VERSION"), String::as_str)
+}
 
 /// Runs the TEI loop on stdin and stdout until `quit` or end of input, recording both directions
 /// in `transcript` if given.
@@ -107,7 +124,8 @@ pub fn run_session(mut input: impl BufRead, out: Responder, settings: SessionSet
             Ok(Flow::Quit) => break,
             Ok(Flow::Continue) => {}
             Err(_) => session.out.error(&format!(
-                "internal error while handling `{line}`; carrying on"
+                "internal error while handling {}; carrying on",
+                quote(line)
             )),
         }
     }
@@ -156,7 +174,7 @@ impl Session {
             Ok(command) => command,
             Err(TeiError::Empty) => return Flow::Continue,
             Err(e) => {
-                self.out.error(&format!("{e} in `{line}`"));
+                self.out.error(&format!("{e} in {}", quote(line)));
                 return Flow::Continue;
             }
         };
@@ -176,7 +194,7 @@ impl Session {
     fn identify(&self) {
         self.out.id("name", NAME);
         self.out.id("author", AUTHOR);
-        self.out.id("version", env!("CARGO_PKG_VERSION"));
+        self.out.id("version", version());
         self.out.sizes(options::SIZES, options::HALF_KOMI_RANGE);
         for option in options::declarations() {
             self.out.option(&option);
@@ -258,7 +276,8 @@ impl Session {
                 Ok(parsed) => parsed.size,
                 Err(e) => {
                     self.out.error(&format!(
-                        "position: bad TPS `{text}`: {e}; position unchanged"
+                        "position: bad TPS {}: {e}; position unchanged",
+                        quote(text)
                     ));
                     return;
                 }
@@ -301,7 +320,8 @@ impl Session {
         }
         for ignored in &go.ignored {
             self.out.error(&format!(
-                "{ignored} in `{line}`; ignored, searching with the rest"
+                "{ignored} in {}; ignored, searching with the rest",
+                quote(line)
             ));
         }
         // The previous search has printed its bestmove; let its thread end.

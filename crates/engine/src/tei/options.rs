@@ -6,6 +6,7 @@
 
 use crate::engine::Options;
 use cairn_tak::board::Komi;
+use cairn_tak::notation::quote;
 use std::ops::RangeInclusive;
 
 /// The half-komis Cairn accepts: those of a [`Komi`].
@@ -129,7 +130,8 @@ pub fn set(
     else {
         let known: Vec<&str> = FIELDS.iter().map(|f| f.1).collect();
         return Err(format!(
-            "unknown option `{name}` (options: {})",
+            "unknown option {} (options: {})",
+            quote(name),
             known.join(", ")
         ));
     };
@@ -138,7 +140,7 @@ pub fn set(
     };
     let value: i64 = text
         .parse()
-        .map_err(|_| format!("option {declared}: `{text}` is not an integer"))?;
+        .map_err(|_| format!("option {declared}: {} is not an integer", quote(text)))?;
     if !(min..=max).contains(&value) {
         return Err(format!(
             "option {declared}: {value} is out of range {min} to {max}"

@@ -9,6 +9,7 @@
 use super::options::SpinOption;
 use super::transcript::Transcript;
 use cairn_search::SearchInfo;
+use cairn_tak::notation::excerpt;
 use std::io::Write;
 use std::sync::{Arc, Mutex};
 
@@ -57,6 +58,22 @@ pub fn format_option(option: &SpinOption) -> String {
     )
 }
 
+/// `text` on one line: newlines as spaces, other control characters escaped.
+fn printable(text: &str) -> String {
+    if !text.contains(char::is_control) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\n' | '\r' => out.push(' '),
+            c if c.is_control() => out.push_str(&excerpt(c.encode_utf8(&mut [0; 4]))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 /// The shared, line-buffered output channel to the GUI.
 #[derive(Clone)]
 pub struct Responder {
@@ -93,9 +110,11 @@ impl Responder {
     }
 
     /// Writes one line and flushes it. Newlines inside `text` become spaces, so a message can
-    /// never break the line structure. Write errors (a closed pipe) are logged and dropped.
+    /// never break the line structure, and other control characters are escaped (`\x1b`), so
+    /// none reaches the GUI or a terminal raw. Write errors (a closed pipe) are logged and
+    /// dropped.
     fn line(&self, text: &str) {
-        let text = text.replace(['\n', '\r'], " ");
+        let text = printable(text);
         log::debug!("out: {text}");
         // A poisoned lock only means another thread panicked mid-write; the writer is still fine.
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());

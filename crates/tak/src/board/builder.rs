@@ -53,6 +53,11 @@ impl BuildError {
         found: usize,
         max: u8,
     ) -> fmt::Result {
+        // `kind` is plural (`stones`, `capstones`): one piece is `1 capstone`.
+        let kind = match found {
+            1 => kind.strip_suffix('s').unwrap_or(kind),
+            _ => kind,
+        };
         write!(
             f,
             "{color} has {found} {kind} on the board, but only {max} in the game"

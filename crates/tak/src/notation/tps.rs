@@ -17,6 +17,7 @@
 //! assert_eq!(tps::to_tps(&pos), "x4,1/x5/x5/x5/2,x4 1 2");
 //! ```
 
+use super::quote::quote;
 use crate::board::{
     sizes_text, BuildError, Builder, Color, Position, Role, Square, MAX_SIZE, SIZES,
 };
@@ -52,13 +53,13 @@ pub enum TpsError {
     FieldCount(usize),
     /// The player field is not `1` or `2`.
     Player(String),
-    /// The move number is not a whole number from 1 up.
+    /// The move number is not a whole number from 1 up, or too large (above 2^30).
     MoveNumber(String),
     /// The board has a number of rows Cairn does not play.
     UnsupportedSize(usize),
     /// A row does not have as many squares as the board has rows.
     RowLength {
-        /// 1-based row, counted from the top.
+        /// 1-based row of the TPS, counted from the top (row 1 is the top rank, rank N).
         row: usize,
         /// Squares found in the row.
         found: usize,
@@ -67,8 +68,10 @@ pub enum TpsError {
     },
     /// A square's text is not `x`, `xN` or a stack.
     Square {
-        /// 1-based row, counted from the top.
+        /// 1-based row of the TPS, counted from the top (row 1 is the top rank, rank N).
         row: usize,
+        /// The number of rows of the TPS (the board size), to name the rank.
+        size: usize,
         /// The square's text.
         text: String,
         /// What is wrong with it.
@@ -103,8 +106,15 @@ impl fmt::Display for TpsError {
                 f,
                 "expected 3 fields (board, player, move number), found {n}"
             ),
-            TpsError::Player(p) => write!(f, "player must be 1 or 2, found `{p}`"),
-            TpsError::MoveNumber(m) => write!(f, "move number must be 1 or more, found `{m}`"),
+            TpsError::Player(p) => write!(f, "player must be 1 or 2, found {}", quote(p)),
+            TpsError::MoveNumber(m) if is_large_number(m) => write!(
+                f,
+                "move number {} is too large (at most {MAX_MOVE_NUMBER})",
+                quote(m)
+            ),
+            TpsError::MoveNumber(m) => {
+                write!(f, "move number must be 1 or more, found {}", quote(m))
+            }
             TpsError::UnsupportedSize(n) => {
                 write!(f, "board has {n} rows; Cairn plays sizes {}", sizes_text())
             }
@@ -112,9 +122,20 @@ impl fmt::Display for TpsError {
                 row,
                 found,
                 expected,
-            } => write!(f, "row {row} has {found} squares, expected {expected}"),
-            TpsError::Square { row, text, reason } => {
-                write!(f, "row {row}: bad square `{text}`: {reason}")
+            } => write!(
+                f,
+                "{} has {found} square{}, expected {expected}",
+                rank_name(*row, *expected),
+                if *found == 1 { "" } else { "s" }
+            ),
+            TpsError::Square {
+                row,
+                size,
+                text,
+                reason,
+            } => {
+                let rank = rank_name(*row, *size);
+                write!(f, "{rank}: bad square {}: {reason}", quote(text))
             }
             TpsError::WrongSize { found, expected } => {
                 write!(
@@ -135,9 +156,36 @@ impl fmt::Display for TpsError {
 
 impl std::error::Error for TpsError {}
 
-fn parse_stack(text: &str, row: usize) -> Result<TpsStack, TpsError> {
+/// The largest move number a TPS may have.
+const MAX_MOVE_NUMBER: u32 = 1 << 30;
+
+/// Whether `text` is a whole number above [`MAX_MOVE_NUMBER`] (however many digits).
+fn is_large_number(text: &str) -> bool {
+    !text.is_empty()
+        && text.bytes().all(|b| b.is_ascii_digit())
+        && text.parse::<u32>().map_or(true, |n| n > MAX_MOVE_NUMBER)
+}
+
+/// A row of a TPS named as a player reads the board: the first row is the top rank, rank
+/// `size`: `rank 6 (the first row of the TPS)`.
+fn rank_name(row: usize, size: usize) -> String {
+    const ORDINALS: [&str; 8] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+    ];
+    let ordinal = match ORDINALS.get(row.wrapping_sub(1)) {
+        Some(word) => format!("the {word} row"),
+        None => format!("row {row}"),
+    };
+    format!(
+        "rank {} ({ordinal} of the TPS)",
+        (size + 1).saturating_sub(row)
+    )
+}
+
+fn parse_stack(text: &str, row: usize, size: usize) -> Result<TpsStack, TpsError> {
     let bad = |reason| TpsError::Square {
         row,
+        size,
         text: text.to_string(),
         reason,
     };
@@ -164,7 +212,7 @@ fn parse_stack(text: &str, row: usize) -> Result<TpsStack, TpsError> {
     Ok(TpsStack { colors, top })
 }
 
-fn parse_row(text: &str, row: usize) -> Result<Vec<Option<TpsStack>>, TpsError> {
+fn parse_row(text: &str, row: usize, size: usize) -> Result<Vec<Option<TpsStack>>, TpsError> {
     let mut squares = Vec::new();
     for cell in text.split(',') {
         if let Some(run) = cell.strip_prefix('x') {
@@ -181,6 +229,7 @@ fn parse_row(text: &str, row: usize) -> Result<Vec<Option<TpsStack>>, TpsError> 
                     _ => {
                         return Err(TpsError::Square {
                             row,
+                            size,
                             text: cell.to_string(),
                             reason: "an empty run must be x or x1 to x8",
                         })
@@ -189,7 +238,7 @@ fn parse_row(text: &str, row: usize) -> Result<Vec<Option<TpsStack>>, TpsError> 
             };
             squares.extend((0..n).map(|_| None));
         } else {
-            squares.push(Some(parse_stack(cell, row)?));
+            squares.push(Some(parse_stack(cell, row, size)?));
         }
         if squares.len() > MAX_SIZE {
             break;
@@ -213,7 +262,8 @@ impl FromStr for Tps {
         };
         let move_number = match fields[2].parse::<u32>() {
             Ok(m)
-                if (1..=1 << 30).contains(&m) && fields[2].bytes().all(|b| b.is_ascii_digit()) =>
+                if (1..=MAX_MOVE_NUMBER).contains(&m)
+                    && fields[2].bytes().all(|b| b.is_ascii_digit()) =>
             {
                 m
             }
@@ -226,7 +276,7 @@ impl FromStr for Tps {
         }
         let mut squares = vec![None; size * size];
         for (i, text) in rows.iter().enumerate() {
-            let row = parse_row(text, i + 1)?;
+            let row = parse_row(text, i + 1, size)?;
             if row.len() != size {
                 return Err(TpsError::RowLength {
                     row: i + 1,
@@ -375,7 +425,7 @@ mod tests {
     #[test]
     fn reserves_are_reported_as_the_builder_says() {
         let err = parse::<4>("1C,x3/x4/x4/x4 2 2").unwrap_err();
-        let text = "white has 1 capstones on the board, but only 0 in the game";
+        let text = "white has 1 capstone on the board, but only 0 in the game";
         assert_eq!(err.to_string(), text);
         let mut builder = Builder::<4>::new(2);
         builder.stack(Square(0), &[Color::White], Role::Cap);

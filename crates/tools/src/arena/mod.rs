@@ -174,7 +174,9 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     );
                     if let Some(sprt) = &config.sprt {
                         let (llr, decision) = finished.sprt(sprt);
-                        line.push_str(&format!("  llr {llr:.2} ({} pairs)", finished.pairs()));
+                        let llr = crate::report::two_decimals(llr);
+                        let pairs = crate::report::counted(finished.pairs().into(), "pair");
+                        line.push_str(&format!("  llr {llr} ({pairs})"));
                         if decision != SprtState::Continue {
                             stop.store(true, Relaxed);
                         }

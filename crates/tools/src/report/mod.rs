@@ -473,9 +473,9 @@ impl MatchReport {
             let _ = writeln!(
                 out,
                 "\nPairs (one opening, colours swapped), by {}'s points: 0: {c0}, 1/2: {c1}, 1: {c2}, \
-                 3/2: {c3}, 2: {c4} ({} pairs); Elo {}",
+                 3/2: {c3}, 2: {c4} ({}); Elo {}",
                 self.engines[0].name,
-                p.pairs(),
+                counted(p.pairs().into(), "pair"),
                 p.elo()
             );
         }
@@ -551,20 +551,319 @@ impl MatchReport {
     }
 }
 
+/// An Elo estimate in JSON; an infinite bound (a score of 0 or 1) is `null`.
+#[derive(serde::Serialize, Debug)]
+pub struct EloJson {
+    /// The estimate.
+    pub elo: Option<f64>,
+    /// The lower end of the 95 % interval.
+    pub low: Option<f64>,
+    /// The upper end of the 95 % interval.
+    pub high: Option<f64>,
+}
+
+impl From<Elo> for EloJson {
+    fn from(e: Elo) -> Self {
+        let finite = |v: f64| v.is_finite().then_some(v);
+        EloJson {
+            elo: finite(e.elo),
+            low: finite(e.low),
+            high: finite(e.high),
+        }
+    }
+}
+
+/// Wins, losses and draws in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct TallyJson {
+    /// Games won.
+    pub wins: u32,
+    /// Games lost.
+    pub losses: u32,
+    /// Games drawn (unfinished games included).
+    pub draws: u32,
+    /// Games in all.
+    pub games: u32,
+    /// The score in per cent.
+    pub score_pct: f64,
+    /// The Elo of the score and its 95 % interval.
+    pub elo: EloJson,
+}
+
+impl From<&Tally> for TallyJson {
+    fn from(t: &Tally) -> Self {
+        TallyJson {
+            wins: t.wins,
+            losses: t.losses,
+            draws: t.draws,
+            games: t.games(),
+            score_pct: 100.0 * t.score(),
+            elo: t.elo().into(),
+        }
+    }
+}
+
+/// How the games an engine played with one colour ended ([`MatchReport::endings_of`]).
+#[derive(serde::Serialize, Debug)]
+pub struct ColourEndingsJson {
+    /// Won by a road.
+    pub won_road: usize,
+    /// Won on flats.
+    pub won_flats: usize,
+    /// Won otherwise (on time, by forfeit, another result).
+    pub won_other: usize,
+    /// Lost by a road.
+    pub lost_road: usize,
+    /// Lost on flats.
+    pub lost_flats: usize,
+    /// Lost otherwise.
+    pub lost_other: usize,
+    /// Drawn.
+    pub drawn: usize,
+    /// Cut off unfinished.
+    pub unfinished: usize,
+}
+
+impl From<[usize; 8]> for ColourEndingsJson {
+    fn from(c: [usize; 8]) -> Self {
+        let [won_road, won_flats, won_other, lost_road, lost_flats, lost_other, drawn, unfinished] =
+            c;
+        ColourEndingsJson {
+            won_road,
+            won_flats,
+            won_other,
+            lost_road,
+            lost_flats,
+            lost_other,
+            drawn,
+            unfinished,
+        }
+    }
+}
+
+/// Own moves per game by kind, in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct KindsJson {
+    /// Flats placed.
+    pub flats: f64,
+    /// Walls placed.
+    pub walls: f64,
+    /// Capstones placed.
+    pub capstones: f64,
+    /// Spreads.
+    pub spreads: f64,
+}
+
+/// One engine's part of the report, in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct EngineJson {
+    /// Its name.
+    pub name: String,
+    /// Its score overall, with its Elo.
+    pub score: TallyJson,
+    /// Its score with White.
+    pub as_white: TallyJson,
+    /// Its score with Black.
+    pub as_black: TallyJson,
+    /// How its games with White ended.
+    pub endings_as_white: ColourEndingsJson,
+    /// How its games with Black ended.
+    pub endings_as_black: ColourEndingsJson,
+    /// Its own moves per game, by kind (opening plies left out).
+    pub moves_per_game: KindsJson,
+    /// Mean seconds per move over the moves that give a time; `null` if none does.
+    pub seconds_per_move: Option<f64>,
+    /// Mean depth over the moves that give one; `null` if none does.
+    pub depth_per_move: Option<f64>,
+}
+
+/// The pairs of games (one opening, colours swapped), in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct PairsJson {
+    /// `counts[k]`: pairs in which the first engine scored `k` half points (0 to 4).
+    pub counts: [u32; 5],
+    /// Pairs in all.
+    pub pairs: u32,
+    /// The first engine's Elo over the pairs.
+    pub elo: EloJson,
+}
+
+/// How many games ended each way, in JSON ([`ENDINGS`]).
+#[derive(serde::Serialize, Debug)]
+pub struct EndingsJson {
+    /// By a road.
+    pub roads: usize,
+    /// On flats.
+    pub flat_wins: usize,
+    /// Drawn.
+    pub draws: usize,
+    /// Cut off unfinished.
+    pub unfinished: usize,
+    /// Lost on time.
+    pub on_time: usize,
+    /// Forfeited.
+    pub forfeits: usize,
+    /// Another decisive result.
+    pub other: usize,
+}
+
+/// The length of the games in plies, in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct LengthJson {
+    /// The mean.
+    pub mean: f64,
+    /// The shortest game.
+    pub shortest: usize,
+    /// The longest game.
+    pub longest: usize,
+}
+
+/// A lost game, in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct LostGameJson {
+    /// 1-based index of the game (over the files, in the order given).
+    pub game: usize,
+    /// The result as written.
+    pub result: String,
+    /// The engine that lost.
+    pub loser: String,
+    /// Its colour: `White` or `Black`.
+    pub colour: &'static str,
+    /// A PTN Ninja link opened at the last ply (with `--links`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+}
+
+/// `cairn report --json`: everything the text report says, as one document.
+#[derive(serde::Serialize, Debug)]
+pub struct ReportJson {
+    /// The first line of the text: the [`summary_line`].
+    pub title: String,
+    /// Games in all.
+    pub games: usize,
+    /// The two engines, the first named first in the file.
+    pub engines: Vec<EngineJson>,
+    /// The pairs, if there are any.
+    pub pairs: Option<PairsJson>,
+    /// How the games ended.
+    pub endings: EndingsJson,
+    /// The length of the games.
+    pub length: LengthJson,
+    /// The lost games, in file order.
+    pub lost_games: Vec<LostGameJson>,
+}
+
+impl MatchReport {
+    /// The report as a JSON document ([`ReportJson`]); `links` adds PTN Ninja links to the
+    /// lost games.
+    pub fn json(&self, links: bool) -> ReportJson {
+        let mean = |(sum, n): (f64, u32)| (n > 0).then(|| sum / f64::from(n));
+        let engines = self
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| {
+                let [flats, walls, capstones, spreads] = self.kinds_per_game(i);
+                EngineJson {
+                    name: e.name.clone(),
+                    score: (&e.score).into(),
+                    as_white: (&e.as_white).into(),
+                    as_black: (&e.as_black).into(),
+                    endings_as_white: self.endings_of(i, Color::White).into(),
+                    endings_as_black: self.endings_of(i, Color::Black).into(),
+                    moves_per_game: KindsJson {
+                        flats,
+                        walls,
+                        capstones,
+                        spreads,
+                    },
+                    seconds_per_move: mean(e.time),
+                    depth_per_move: mean((e.depth.0 as f64, e.depth.1)),
+                }
+            })
+            .collect();
+        let p = &self.pairs;
+        let pairs = (p.pairs() > 0).then(|| PairsJson {
+            counts: p.counts,
+            pairs: p.pairs(),
+            elo: p.elo().into(),
+        });
+        let lengths: Vec<usize> = self.games.iter().map(|g| g.plies).collect();
+        let lost_games = self
+            .lost_games()
+            .map(|(game, loser)| LostGameJson {
+                game: game.index,
+                result: game.result.clone(),
+                loser: self.engines[loser].name.clone(),
+                colour: if loser == game.white {
+                    "White"
+                } else {
+                    "Black"
+                },
+                link: links.then(|| self.link(game)),
+            })
+            .collect();
+        ReportJson {
+            title: self.title(),
+            games: self.games.len(),
+            engines,
+            pairs,
+            endings: EndingsJson {
+                roads: self.count(Ending::Road),
+                flat_wins: self.count(Ending::Flats),
+                draws: self.count(Ending::Draw),
+                unfinished: self.count(Ending::Unfinished),
+                on_time: self.count(Ending::Time),
+                forfeits: self.count(Ending::Forfeit),
+                other: self.count(Ending::Other),
+            },
+            length: LengthJson {
+                mean: lengths.iter().sum::<usize>() as f64 / lengths.len().max(1) as f64,
+                shortest: lengths.iter().copied().min().unwrap_or(0),
+                longest: lengths.iter().copied().max().unwrap_or(0),
+            },
+            lost_games,
+        }
+    }
+
+    /// The PTN Ninja link of a game, opened at its last ply.
+    fn link(&self, game: &GameSummary) -> String {
+        let last = game.plies.checked_sub(1).map(|i| (i, true));
+        crate::ninja::link(&game.game, Some(&self.game_name(game)), last)
+    }
+}
+
 /// A match in one line, from the first engine's point of view, as `cairn match` ends and
 /// `cairn report` begins: `alpha vs beta: +2 -1 =1 (4 games), score 62.5%, Elo +89 [-184, +361]`.
 pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
     format!(
-        "{} vs {}: +{} -{} ={} ({} games), score {:.1}%, Elo {}",
+        "{} vs {}: +{} -{} ={} ({}), score {:.1}%, Elo {}",
         names[0],
         names[1],
         tally.wins,
         tally.losses,
         tally.draws,
-        tally.games(),
+        counted(tally.games().into(), "game"),
         100.0 * tally.score(),
         tally.elo()
     )
+}
+
+/// `1 game`, `2 games`: a count and its noun, plural but for one.
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+/// A number with two decimals, never `-0.00` (an LLR of -0.001 prints as `0.00`).
+pub fn two_decimals(x: f64) -> String {
+    let text = format!("{x:.2}");
+    match text.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => digits.to_string(),
+        _ => text,
+    }
 }
 
 /// Arguments of `cairn report`.
@@ -577,7 +876,8 @@ pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
     Examples:\n  \
     cairn report games.ptn\n  \
     cairn report core1.ptn core2.ptn\n  \
-    cairn report games.ptn --plot report.svg --links"
+    cairn report games.ptn --plot report.svg --links\n  \
+    cairn report games.ptn --json"
 )]
 pub struct ReportArgs {
     /// The match files (PTN), one or more, between the same two engines.
@@ -590,11 +890,24 @@ pub struct ReportArgs {
     /// Also list a PTN Ninja link for each lost game, opened at its last ply.
     #[arg(long)]
     pub links: bool,
+    /// Write the report as one JSON document instead of text (the same numbers; the links too
+    /// with --links).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs `cairn report`: the text on stdout, the picture to `plot`; `Err` is the one-line message.
 pub fn run(args: &ReportArgs) -> Result<(), String> {
     let report = pooled(&args.files)?;
+    if args.json {
+        let json = serde_json::to_string_pretty(&report.json(args.links))
+            .map_err(|e| format!("--json: {e}"))?;
+        println!("{json}");
+        if let Some(path) = &args.plot {
+            write_plot(&report, path)?;
+        }
+        return Ok(());
+    }
     print!("{}", report.text());
     if args.links {
         println!("\nLost games in PTN Ninja:");
@@ -604,13 +917,12 @@ pub fn run(args: &ReportArgs) -> Result<(), String> {
             } else {
                 "Black"
             };
-            let last = game.plies.checked_sub(1).map(|i| (i, true));
             println!(
                 "game {} ({}): {} lost as {colour}: {}",
                 game.index,
                 game.result,
                 report.engines[loser].name,
-                crate::ninja::link(&game.game, Some(&report.game_name(game)), last)
+                report.link(game)
             );
         }
     }
@@ -677,6 +989,16 @@ pub fn write_plot(report: &MatchReport, path: &Path) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_decimals_read_well() {
+        assert_eq!(counted(1, "game"), "1 game");
+        assert_eq!(counted(0, "pair"), "0 pairs");
+        assert_eq!(two_decimals(-0.001), "0.00");
+        assert_eq!(two_decimals(-0.0), "0.00");
+        assert_eq!(two_decimals(-0.0051), "-0.01");
+        assert_eq!(two_decimals(2.944), "2.94");
+    }
 
     #[test]
     fn eval_comments_of_both_runners() {
