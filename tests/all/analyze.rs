@@ -555,11 +555,12 @@ fn annotated_game_to_a_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&out_path).unwrap();
     assert_eq!(parse_file(&text).unwrap()[0].plies.len(), 12);
-    // The file ends with the summary as a comment; stdout has the summary alone.
+    // The last ply ends with the summary as a comment, then the result; stdout has the summary
+    // alone.
     let summary = stdout(&out);
     assert!(summary.starts_with(SUMMARY_HEAD), "{summary}");
     assert!(
-        text.ends_with(&format!("{{{}}}\n", summary.trim_end())),
+        text.ends_with(&format!("{{{}}} 0-R\n", summary.trim_end())),
         "{text}"
     );
 }
@@ -834,9 +835,13 @@ fn json_summary_matches_the_text_summary() {
     ]);
     let doc: GameDoc = serde_json::from_str(json.trim()).expect("a game document");
     let summary = &text[text.find(SUMMARY_HEAD).expect("a summary")..];
+    let before_result = text
+        .trim_end()
+        .rsplit_once(' ')
+        .map_or("", |(head, _)| head);
     assert!(
-        text.trim_end().ends_with('}'),
-        "the output ends with the summary"
+        before_result.ends_with('}'),
+        "the summary is the last comment, before the result"
     );
     for (color, player) in [("White", &doc.summary.white), ("Black", &doc.summary.black)] {
         let line = summary

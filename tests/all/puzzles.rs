@@ -259,10 +259,12 @@ fn json_and_text_say_the_same() {
     for line in expect {
         assert!(lines.contains(&line.as_str()), "no `{line}` in\n{out}");
     }
-    // The links hold the puzzles' PTN.
+    // The links hold the puzzles' PTN, as PTN Ninja reads it (its source tags as a note).
     for p in report["puzzles"].as_array().unwrap() {
         let ptn = cairn_tools::ninja::ptn_of_link(p["link"].as_str().unwrap()).unwrap();
-        assert_eq!(ptn, p["ptn"].as_str().unwrap());
+        let game = &parse_file(p["ptn"].as_str().unwrap()).unwrap()[0];
+        assert_eq!(ptn, cairn_tools::ninja::for_ninja(game).to_ptn());
+        assert!(ptn.contains("SourcePly: "), "{ptn}");
     }
 }
 

@@ -155,12 +155,17 @@ fn annotated_game(game: &PtnGame, review: &Review, keep: bool) -> PtnGame {
     annotated
 }
 
-/// Writes the reviewed game: the PTN, ended by the summary as a comment, to `--out` or stdout;
-/// with `--out` or `--link`, stdout has the link (if asked) and then the summary.
+/// Writes the reviewed game: the PTN, its last ply (before the result, where every PTN reader
+/// takes a comment) ending with the summary as a comment, to `--out` or stdout; with `--out` or
+/// `--link`, stdout has the link (if asked) and then the summary.
 fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, review: &Review) -> Result<(), String> {
-    let ptn = annotated_game(game, review, args.keep_comments).to_ptn();
+    let mut annotated = annotated_game(game, review, args.keep_comments);
     let summary = text::review_summary(review);
-    let text = format!("{ptn}{{{summary}}}\n");
+    match annotated.plies.last_mut() {
+        Some(last) => last.comments.push(summary.clone()),
+        None => annotated.comments.push(summary.clone()),
+    }
+    let text = annotated.to_ptn();
     if let Some(out) = &args.out {
         std::fs::write(out, &text).map_err(|e| format!("--out {}: {e}", out.display()))?;
     }

@@ -161,7 +161,8 @@ pub(super) fn print_tinue(me: Color, result: &TinueResult, line: &[String]) {
 }
 
 /// The summary of a review, as lines of text (no final newline): what was judged and, per
-/// player, the moves judged, the accuracy, the average winning chance lost and the marks.
+/// player, the moves judged, the accuracy, the average winning chance lost and the marks. It is
+/// written into a PTN comment, so braces in a player's name become parentheses.
 pub(super) fn review_summary(review: &Review) -> String {
     let judged = match review.book {
         0 => "every ply judged".to_string(),
@@ -172,7 +173,7 @@ pub(super) fn review_summary(review: &Review) -> String {
         "{SUMMARY_HEAD}: every comment is White's view; {judged}"
     )];
     for p in &review.players {
-        lines.push(player_line(p));
+        lines.push(player_line(p).replace('{', "(").replace('}', ")"));
     }
     lines.join("\n")
 }
