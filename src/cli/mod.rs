@@ -16,7 +16,7 @@ use cairn_tools::arena::MatchArgs;
 use cairn_tools::fuzz::FuzzArgs;
 use cairn_tools::openings::OpeningsArgs;
 use cairn_tools::perft::{PerftArgs, PerftDepth};
-use cairn_tools::report::{summary_line, ReportArgs};
+use cairn_tools::report::ReportArgs;
 use cairn_tools::tablut::args::TablutCommand;
 use cairn_tools::tactics::TacticsArgs;
 use cairn_tools::tune::TuneArgs;
@@ -174,7 +174,7 @@ pub fn run() -> i32 {
         Some(Command::Perft(args)) => perft(&args),
         Some(Command::Replay { file }) => replay(&file),
         Some(Command::Tactics(args)) => return cairn_tools::tactics::run(args),
-        Some(Command::Match(args)) => run_match(&args),
+        Some(Command::Match(args)) => cairn_tools::arena::main(&args),
         Some(Command::Report(args)) => cairn_tools::report::run(&args),
         Some(Command::Puzzles(args)) => cairn_tools::puzzles::run(&args),
         Some(Command::Openings(args)) => return cairn_tools::openings::run(&args),
@@ -341,38 +341,4 @@ fn bench(depth: u32, threads: usize) {
         "{total} nodes {} nps",
         (total as f64 / secs.max(1e-9)) as u64
     );
-}
-
-/// `cairn match`: the summary line, the pairs and the SPRT on stdout; the picture with `--plot`.
-fn run_match(args: &MatchArgs) -> Result<(), String> {
-    let config = args.config()?;
-    let outcome = cairn_tools::arena::run(&config)?;
-    let names = [&*config.engines[0].name, &*config.engines[1].name];
-    println!(
-        "{}, forfeits {}/{}",
-        summary_line(names, &outcome.tally),
-        outcome.forfeits[0],
-        outcome.forfeits[1]
-    );
-    let p = outcome.pairs;
-    if p.pairs() > 0 {
-        let [c0, c1, c2, c3, c4] = p.counts;
-        println!(
-            "pairs (0, 1/2, 1, 3/2, 2 points): {c0} {c1} {c2} {c3} {c4} ({}), elo {:.1}",
-            cairn_tools::report::counted(p.pairs().into(), "pair"),
-            p.elo()
-        );
-    }
-    if let Some((llr, state)) = outcome.sprt {
-        println!(
-            "sprt: llr {} over the pairs, {state:?}",
-            cairn_tools::report::two_decimals(llr)
-        );
-    }
-    if let Some(path) = &args.plot {
-        let report = cairn_tools::report::MatchReport::from_ptn(&outcome.games.concat())
-            .map_err(|e| format!("--plot: the match's games: {e}"))?;
-        cairn_tools::report::write_plot(&report, path)?;
-    }
-    Ok(())
 }

@@ -8,7 +8,9 @@
 //! - [`tactics`]: the prover and the search on tactics files; [`fuzz`]: random and broken
 //!   input through every parser and TEI session; [`perft`]: leaf counts of the move tree;
 //! - [`puzzles`]: tinue puzzles mined from played games, with the prover;
-//! - [`tablut`]: Tablut's analysis, perft, terminal play, self-play and tuning.
+//! - [`tablut`]: Tablut's analysis, perft, terminal play, self-play and tuning;
+//! - [`output`]: output files checked before the work and never left half written;
+//!   [`progress`]: progress bars on a terminal, plain lines elsewhere.
 
 pub mod analyze;
 pub mod arena;
@@ -16,8 +18,10 @@ pub mod chance;
 pub mod fuzz;
 pub mod ninja;
 pub mod openings;
+pub mod output;
 pub mod perft;
 pub mod plot;
+pub mod progress;
 pub mod puzzles;
 pub mod report;
 pub mod tablut;

@@ -6,6 +6,7 @@
 //! fewer); a negative one, `-d`, means it does not force a road within `d` plies. Both are
 //! decided by [`cairn_tak::tinue::brute`] over all legal moves, with half-komi 0.
 
+use crate::progress::Progress;
 use cairn_search::repetition::PositionHashes;
 use cairn_search::rng::Rng;
 use cairn_search::score::WinKind;
@@ -121,11 +122,22 @@ pub fn run(args: TacticsArgs) -> i32 {
             }
         };
         let mut tally = Tally::default();
-        for (i, tactic) in tactics.iter().enumerate() {
-            eprint!("\r{}: {}/{}", file.display(), i + 1, tactics.len());
-            measure(tactic, &args, &mut tt, &mut tally);
+        let progress = Progress::new(
+            &file.display().to_string(),
+            tactics.len() as u64,
+            "positions",
+            Duration::from_secs(5),
+        );
+        for tactic in &tactics {
+            measure(tactic, &args, &mut tt, &mut tally, &progress);
+            progress.inc(1, || {
+                format!(
+                    "prover {}/{}, search {}/{}",
+                    tally.prover, tally.positive, tally.search, tally.positive
+                )
+            });
         }
-        eprintln!();
+        progress.finish();
         let name = file.file_stem().unwrap_or_default().to_string_lossy();
         let share = |n: u32, d: u32| 100.0 * n as f64 / d.max(1) as f64;
         let mut line = format!("{name}:");
@@ -163,9 +175,15 @@ pub fn run(args: TacticsArgs) -> i32 {
 }
 
 /// Runs prover and search on one position and counts the results.
-fn measure(tactic: &Tactic, args: &TacticsArgs, tt: &mut TranspositionTable, tally: &mut Tally) {
+fn measure(
+    tactic: &Tactic,
+    args: &TacticsArgs,
+    tt: &mut TranspositionTable,
+    tally: &mut Tally,
+    progress: &Progress,
+) {
     let size = tactic.tps.parse::<tps::Tps>().map(|t| t.size).unwrap_or(0);
-    cairn_tak::with_size!(size, |N| measure_sized::<N>(tactic, args, tt, tally), else ())
+    cairn_tak::with_size!(size, |N| measure_sized::<N>(tactic, args, tt, tally, progress), else ())
 }
 
 fn measure_sized<const N: usize>(
@@ -173,6 +191,7 @@ fn measure_sized<const N: usize>(
     args: &TacticsArgs,
     tt: &mut TranspositionTable,
     tally: &mut Tally,
+    progress: &Progress,
 ) {
     let Ok(pos) = tps::parse::<N>(&tactic.tps) else {
         return;
@@ -221,7 +240,10 @@ fn measure_sized<const N: usize>(
             tally.search_ms += search_ms;
         }
         if proof.is_some_and(|p| p != depth) {
-            eprintln!("\n{}: proven in {proof:?} plies, not {depth}", tactic.tps);
+            progress.note(&format!(
+                "{}: proven in {proof:?} plies, not {depth}",
+                tactic.tps
+            ));
         }
     } else {
         tally.negative += 1;

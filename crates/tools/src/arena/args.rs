@@ -14,7 +14,10 @@ use std::path::PathBuf;
     --size 6 --tc 10+0.1 --komi 2 --book openings/6s_4ply.txt --games 200 --concurrency 2 \\\n    \
     --ptn games.ptn --sprt \"elo0=0 elo1=10 alpha=0.05 beta=0.05\"\n  \
     cairn match --engine \"cmd=target/release/cairn name=a\" --engine \"cmd=target/release/cairn name=b\" \\\n    \
-    --size 5 --games 10 --plot match.svg"
+    --size 5 --games 10 --plot match.svg\n  \
+    cairn match --engine \"cmd=target/release/cairn name=a\" --engine \"cmd=target/release/cairn name=b\" \\\n    \
+    --size 5 --nodes 2000 --games 20 --json\n\n\
+    Progress goes to stderr: a bar on a terminal, a line per game otherwise."
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two); results are from the first one's point of view.
@@ -44,7 +47,7 @@ pub struct MatchArgs {
     /// Games played at once.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u16).range(1..=256))]
     pub concurrency: u16,
-    /// Append every game to this PTN file.
+    /// Append every game to this PTN file as soon as it ends (opened before the first game).
     #[arg(long)]
     pub ptn: Option<PathBuf>,
     /// Stop when the test decides: "elo0=E0 elo1=E1 alpha=A beta=B".
@@ -54,13 +57,18 @@ pub struct MatchArgs {
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..))]
     pub max_plies: u32,
     /// Search every move to this many nodes (`go nodes N`) instead of by the clock (--tc is
-    /// not used; the PTN's Event tag names the node count): results that do not depend on the machine's load, for
-    /// two versions of an engine with the same speed per node.
+    /// not used; the PTN has no Clock tag and its Event tag names the node count): results that
+    /// do not depend on the machine's load, for two versions of an engine with the same speed
+    /// per node.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: Option<u64>,
     /// At the end, draw the match as SVG (as `cairn report --plot` does).
     #[arg(long, value_name = "SVG")]
     pub plot: Option<PathBuf>,
+    /// Print the result as one JSON document instead of text: the engines, the settings, the
+    /// score with its Elo, the pairs, the SPRT and every game.
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl MatchArgs {

@@ -47,6 +47,18 @@ impl std::str::FromStr for TimeControl {
     }
 }
 
+impl std::fmt::Display for TimeControl {
+    /// `base+inc` in seconds, as read: `10+0.1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}+{}",
+            self.base_ms as f64 / 1000.0,
+            self.inc_ms as f64 / 1000.0
+        )
+    }
+}
+
 /// One ply as played.
 #[derive(Clone, Debug)]
 pub struct PlayedMove {

@@ -4,8 +4,12 @@
 //! swapped, from the opening `book_start` on, wrapping around (without a book, every game starts
 //! from the empty board). `concurrency` games run at once, each slot with its own pair of engine
 //! processes, reused from game to game and restarted after a crash. Every finished game is
-//! appended to the PTN output with its termination and per-move `{eval/depth time}` comments; a
-//! progress line with the Elo estimate goes to stderr. With an SPRT the match stops as soon as
+//! appended to the PTN output with its termination and per-move `{eval/depth time}` comments, as
+//! soon as it ends (the file is opened before the first game; a failed write stops the match and
+//! says how many games the file holds). The progress, with the Elo estimate and the SPRT's LLR
+//! between its bounds, goes to stderr ([`crate::progress`]): a bar on a terminal, a line per
+//! game elsewhere. `summary` prints the result (text or `--json`) and draws `--plot`. With an
+//! SPRT the match stops as soon as
 //! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
 //! share its colour bias, which the pairs take out).
 
@@ -14,16 +18,19 @@ mod book;
 mod game;
 mod process;
 mod stats;
+mod summary;
 
 pub use args::MatchArgs;
 pub use game::{GameRecord, GameSettings, TimeControl};
 pub use process::{EngineProcess, EngineSpec};
 pub use stats::{Elo, Pairs, Sprt, SprtState, Tally};
+pub use summary::{main, MatchJson};
 
+use crate::output::AppendFile;
+use crate::progress::Progress;
 use cairn_tak::board::Color;
 use cairn_tak::notation::ptn_game::PtnPly;
 use cairn_tak::notation::{PtnGame, PtnMove};
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -65,6 +72,28 @@ pub struct MatchOutcome {
     pub sprt: Option<(f64, SprtState)>,
     /// Every game as PTN, in the order the games finished (what `--plot` draws).
     pub games: Vec<String>,
+    /// Every game in short, in the order the games finished.
+    pub results: Vec<GameResult>,
+    /// Why the match stopped before its last game, when writing the PTN failed: the message
+    /// says what the file holds.
+    pub write_error: Option<String>,
+}
+
+/// One finished game of a match, in short.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct GameResult {
+    /// The game's number in the schedule (the PTN's Round), 1-based.
+    pub round: usize,
+    /// White's engine.
+    pub white: String,
+    /// Black's engine.
+    pub black: String,
+    /// The PTN result (`R-0`, `1/2-1/2`, `*`, ...).
+    pub result: String,
+    /// Why the game ended.
+    pub termination: String,
+    /// Plies played, the book's included.
+    pub plies: usize,
 }
 
 /// Runs a match; errors only for setup problems (bad book, engines that cannot start).
@@ -85,6 +114,13 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
             openings.len()
         ));
     }
+    // Opened before any game, so that a bad path fails at once.
+    let ptn = config
+        .ptn
+        .as_deref()
+        .map(|path| AppendFile::open("--ptn", path))
+        .transpose()?;
+    let ptn = Mutex::new(ptn);
     for spec in &config.engines {
         let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
         probe
@@ -105,7 +141,9 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         vec![None::<f64>; pairs],
     ));
     let games = Mutex::new(Vec::with_capacity(total));
-    let started = std::time::Instant::now();
+    let results = Mutex::new(Vec::with_capacity(total));
+    let write_error = Mutex::new(None);
+    let progress = Progress::new("match", total as u64, "games", std::time::Duration::ZERO);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total) {
             scope.spawn(|| {
@@ -120,6 +158,19 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                     let record = play_one(config, &mut slot, opening, first_is_white);
                     let mut guard = state.lock().expect("match state");
                     let (tally, forfeits, done, finished, half) = &mut *guard;
+                    // The game goes to the file first: a game counts only once it is kept.
+                    if write_error.lock().expect("error").is_some() {
+                        break;
+                    }
+                    let text = to_ptn(config, &record, index + 1);
+                    if let Some(file) = ptn.lock().expect("match file").as_mut() {
+                        // A blank line after each game, before the next one's tags.
+                        if let Err(e) = file.append(&format!("{text}\n"), "game") {
+                            *write_error.lock().expect("error") = Some(e);
+                            stop.store(true, Relaxed);
+                            break;
+                        }
+                    }
                     *done += 1;
                     let first_color = if first_is_white {
                         Color::White
@@ -152,15 +203,17 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         let loser_is_first = record.winner.is_some_and(|w| w != first_color);
                         forfeits[usize::from(!loser_is_first)] += 1;
                     }
-                    let ptn = to_ptn(config, &record, index + 1);
-                    games.lock().expect("match games").push(ptn);
-                    if let Some(path) = &config.ptn {
-                        if let Err(e) = append_ptn(path, config, &record, index + 1) {
-                            log::error!("{}: {e}", path.display());
-                        }
-                    }
+                    games.lock().expect("match games").push(text);
+                    results.lock().expect("match results").push(GameResult {
+                        round: index + 1,
+                        white: record.white.clone(),
+                        black: record.black.clone(),
+                        result: record.result.clone(),
+                        termination: record.termination.clone(),
+                        plies: record.opening.len() + record.moves.len(),
+                    });
                     let mut line = format!(
-                        "game {done}/{total} {} vs {}: {} ({})  {}: +{} -{} ={}  elo {:.1}  {:.0}s",
+                        "{} vs {}: {} ({}); {} +{} -{} ={}, elo {:.1}",
                         record.white,
                         record.black,
                         record.result,
@@ -170,18 +223,23 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         tally.losses,
                         tally.draws,
                         tally.elo(),
-                        started.elapsed().as_secs_f64()
                     );
                     if let Some(sprt) = &config.sprt {
                         let (llr, decision) = finished.sprt(sprt);
-                        let llr = crate::report::two_decimals(llr);
+                        let (lower, upper) = sprt.bounds();
+                        let two = crate::report::two_decimals;
                         let pairs = crate::report::counted(finished.pairs().into(), "pair");
-                        line.push_str(&format!("  llr {llr} ({pairs})"));
+                        line.push_str(&format!(
+                            ", llr {} [{}, {}] ({pairs})",
+                            two(llr),
+                            two(lower),
+                            two(upper)
+                        ));
                         if decision != SprtState::Continue {
                             stop.store(true, Relaxed);
                         }
                     }
-                    eprintln!("{line}");
+                    progress.inc(1, || line);
                 }
                 for engine in slot.into_iter().flatten() {
                     engine.quit();
@@ -189,6 +247,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
             });
         }
     });
+    progress.finish();
     let (tally, forfeits, _, pairs, _) = state.into_inner().expect("match state");
     Ok(MatchOutcome {
         tally,
@@ -196,6 +255,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         forfeits,
         sprt: config.sprt.map(|s| pairs.sprt(&s)),
         games: games.into_inner().expect("match games"),
+        results: results.into_inner().expect("match results"),
+        write_error: write_error.into_inner().expect("error"),
     })
 }
 
@@ -270,30 +331,23 @@ fn play_one(
 /// (`{+0.45/12 0.65s}`: flats from White's view, depth, seconds).
 pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String {
     let s = &config.settings;
+    // A match by nodes keeps no clock: its Event tag names the node count instead.
+    let clock = s.nodes.is_none().then(|| ("Clock", s.tc.to_string()));
+    let event = match s.nodes {
+        Some(n) => format!("cairn match, {n} nodes a move"),
+        None => "cairn match".to_string(),
+    };
     let tags = [
-        (
-            "Event",
-            match s.nodes {
-                Some(n) => format!("cairn match, {n} nodes a move"),
-                None => "cairn match".to_string(),
-            },
-        ),
-        ("Date", cairn_engine::timestamp::today()),
-        ("Round", round.to_string()),
-        ("Player1", record.white.clone()),
-        ("Player2", record.black.clone()),
-        ("Size", config.size.to_string()),
-        ("Komi", s.komi.to_string()),
-        (
-            "Clock",
-            format!(
-                "{}+{}",
-                s.tc.base_ms as f64 / 1000.0,
-                s.tc.inc_ms as f64 / 1000.0
-            ),
-        ),
-        ("Result", record.result.clone()),
-        ("Termination", record.termination.clone()),
+        Some(("Event", event)),
+        Some(("Date", cairn_engine::timestamp::today())),
+        Some(("Round", round.to_string())),
+        Some(("Player1", record.white.clone())),
+        Some(("Player2", record.black.clone())),
+        Some(("Size", config.size.to_string())),
+        Some(("Komi", s.komi.to_string())),
+        clock,
+        Some(("Result", record.result.clone())),
+        Some(("Termination", record.termination.clone())),
     ];
     let book = record.opening.iter().map(|m| (m, Some("book".to_string())));
     let played = record.moves.iter().map(|m| {
@@ -312,27 +366,16 @@ pub fn to_ptn(config: &MatchConfig, record: &GameRecord, round: usize) -> String
         })
         .collect();
     PtnGame {
-        tags: tags.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+        tags: tags
+            .into_iter()
+            .flatten()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
         comments: Vec::new(),
         plies,
         result: Some(record.result.clone()),
     }
     .to_ptn()
-}
-
-fn append_ptn(
-    path: &PathBuf,
-    config: &MatchConfig,
-    record: &GameRecord,
-    round: usize,
-) -> std::io::Result<()> {
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)?;
-    // A blank line after each game, before the next one's tags.
-    file.write_all(to_ptn(config, record, round).as_bytes())?;
-    file.write_all(b"\n")
 }
 
 #[cfg(test)]

@@ -65,6 +65,17 @@ pub enum SprtState {
     AcceptH0,
 }
 
+impl Sprt {
+    /// The LLR's bounds: `ln(β/(1−α))` (accept `elo0` at or below it) and `ln((1−β)/α)` (accept
+    /// `elo1` at or above it).
+    pub fn bounds(&self) -> (f64, f64) {
+        (
+            (self.beta / (1.0 - self.alpha)).ln(),
+            ((1.0 - self.beta) / self.alpha).ln(),
+        )
+    }
+}
+
 fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
@@ -254,8 +265,7 @@ fn test(sprt: &Sprt, n: u32, mean: f64, variance: f64) -> (f64, SprtState) {
     } else {
         n as f64 * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * variance)
     };
-    let lower = (sprt.beta / (1.0 - sprt.alpha)).ln();
-    let upper = ((1.0 - sprt.beta) / sprt.alpha).ln();
+    let (lower, upper) = sprt.bounds();
     let state = if llr >= upper {
         SprtState::AcceptH1
     } else if llr <= lower {

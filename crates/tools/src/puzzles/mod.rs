@@ -37,15 +37,14 @@ pub mod find;
 mod input;
 pub mod output;
 
+use crate::output::OutputFile;
+use crate::progress::Progress;
 use find::{Budget, GameScan};
-use indicatif::{ProgressBar, ProgressStyle};
 use input::Job;
 use output::{Puzzle, Report, Skipped};
 use rayon::prelude::*;
-use std::io::IsTerminal as _;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Default node budget of one prover call.
@@ -106,7 +105,7 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         .num_threads(threads)
         .build()
         .map_err(|e| format!("--threads {threads}: {e}"))?;
-    let out = args.out.as_deref().map(OutFile::create).transpose()?;
+    let out = OutputFile::create_if("--out", args.out.as_deref())?;
     let jobs = input::read(&args.files)?;
     if jobs.is_empty() {
         return Err("no game found in the files".to_string());
@@ -117,16 +116,21 @@ pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
         alternative_depth: ALTERNATIVE_DEPTH,
     };
     let report = pool.install(|| collect(args, &jobs, &budget));
-    if let Some(out) = out {
-        out.commit(&report.collection())?;
-    }
     if args.json {
         let text = serde_json::to_string_pretty(&report).map_err(|e| format!("JSON: {e}"))?;
         println!("{text}");
     } else {
         print!("{}", report.text());
     }
-    Ok(())
+    match out {
+        // Nothing to write: an existing file is kept rather than emptied.
+        Some(out) if report.puzzles.is_empty() => Err(format!(
+            "--out {}: no puzzle found, nothing written (an existing file is left as it was)",
+            out.path().display()
+        )),
+        Some(out) => out.commit(report.collection()),
+        None => Ok(()),
+    }
 }
 
 /// What one game gave: its scan and size, or why it was skipped.
@@ -135,13 +139,20 @@ type GameOutcome = Result<(GameScan, usize), String>;
 /// Scans every game in parallel and gathers the report, in input order.
 fn collect(args: &PuzzlesArgs, jobs: &[Job], budget: &Budget) -> Report {
     let started = Instant::now();
-    let progress = Progress::new(jobs.len());
+    let progress = Progress::new(
+        "puzzles",
+        jobs.len() as u64,
+        "games",
+        Duration::from_secs(PROGRESS_SECONDS),
+    );
+    let tinues = AtomicUsize::new(0);
     let outcomes: Vec<GameOutcome> = jobs
         .par_iter()
         .map(|job| {
             let outcome = scan(job, budget);
             let found = outcome.as_ref().map_or(0, |(s, _)| s.finds.len());
-            progress.tick(found);
+            let tinues = tinues.fetch_add(found, Relaxed) + found;
+            progress.inc(1, || crate::report::counted(tinues as u64, "tinue"));
             outcome
         })
         .collect();
@@ -193,111 +204,4 @@ fn scan(job: &Job, budget: &Budget) -> GameOutcome {
         .map(|scan| (scan, size))
         .map_err(|e| e.to_string()),
         else Err(format!("unsupported board size {size}")))
-}
-
-/// The progress of the games on stderr: a bar with the time left on a terminal, else a line
-/// every [`PROGRESS_SECONDS`].
-struct Progress {
-    bar: Option<ProgressBar>,
-    total: usize,
-    done: AtomicUsize,
-    tinues: AtomicUsize,
-    started: Instant,
-    last_line: Mutex<Instant>,
-}
-
-impl Progress {
-    fn new(total: usize) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = ProgressBar::new(total as u64);
-            let style = ProgressStyle::with_template(
-                "puzzles {elapsed_precise} [{bar:40}] {pos}/{len} games, eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> ");
-            bar.set_style(style);
-            bar
-        });
-        Progress {
-            bar,
-            total,
-            done: AtomicUsize::new(0),
-            tinues: AtomicUsize::new(0),
-            started: Instant::now(),
-            last_line: Mutex::new(Instant::now()),
-        }
-    }
-
-    /// One more game done, with `found` tinues.
-    fn tick(&self, found: usize) {
-        let done = self.done.fetch_add(1, Relaxed) + 1;
-        let tinues = self.tinues.fetch_add(found, Relaxed) + found;
-        if let Some(bar) = &self.bar {
-            bar.inc(1);
-            bar.set_message(format!("{tinues} tinues"));
-            return;
-        }
-        let Ok(mut last) = self.last_line.lock() else {
-            return;
-        };
-        if last.elapsed() < Duration::from_secs(PROGRESS_SECONDS) {
-            return;
-        }
-        *last = Instant::now();
-        let elapsed = self.started.elapsed().as_secs_f64();
-        let left = elapsed / done as f64 * (self.total - done) as f64;
-        eprintln!(
-            "puzzles: {done}/{} games, {tinues} tinues, {elapsed:.0} s, eta {left:.0} s",
-            self.total
-        );
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
-
-/// `--out`: a temporary file beside the target, made before the work and renamed onto it at
-/// the end, so that a failed run leaves an existing file as it was.
-struct OutFile {
-    path: PathBuf,
-    temp: PathBuf,
-    committed: bool,
-}
-
-impl OutFile {
-    fn create(path: &Path) -> Result<OutFile, String> {
-        let name = path
-            .file_name()
-            .ok_or_else(|| format!("--out {}: not a file name", path.display()))?;
-        let temp = path.with_file_name(format!(
-            ".{}.{}.tmp",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-        std::fs::File::create(&temp).map_err(|e| format!("--out {}: {e}", path.display()))?;
-        Ok(OutFile {
-            path: path.to_path_buf(),
-            temp,
-            committed: false,
-        })
-    }
-
-    fn commit(mut self, text: &str) -> Result<(), String> {
-        let name = self.path.display().to_string();
-        std::fs::write(&self.temp, text).map_err(|e| format!("--out {name}: {e}"))?;
-        std::fs::rename(&self.temp, &self.path).map_err(|e| format!("--out {name}: {e}"))?;
-        self.committed = true;
-        Ok(())
-    }
-}
-
-impl Drop for OutFile {
-    fn drop(&mut self) {
-        if !self.committed {
-            let _ = std::fs::remove_file(&self.temp);
-        }
-    }
 }
