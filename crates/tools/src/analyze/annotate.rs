@@ -10,6 +10,7 @@ use super::review::{
 };
 use super::{graph, link, replay_with_komi, text, AnalyzeArgs};
 use crate::chance::{percent, win_chance, Thresholds};
+use crate::output::OutputFile;
 use cairn_search::score::Score;
 use cairn_tak::board::Position;
 use cairn_tak::notation::PtnGame;
@@ -78,11 +79,20 @@ pub(super) fn players(game: &PtnGame) -> String {
     )
 }
 
+/// The files of a review, made before its searches: `--out` and `--plot`.
+pub(super) struct Outputs {
+    /// The annotated PTN.
+    pub(super) out: Option<OutputFile>,
+    /// The evaluation graph.
+    pub(super) plot: Option<OutputFile>,
+}
+
 /// `--game FILE`: reviews the game, then writes it (PTN, JSON, graph, link).
 pub(super) fn annotate<const N: usize>(
     args: &AnalyzeArgs,
     path: &Path,
     game: &PtnGame,
+    outputs: Outputs,
 ) -> Result<(), String> {
     let done = replay_with_komi::<N>(args, path, game)?;
     let book = book_plies(game, args.from_ply).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -107,13 +117,16 @@ pub(super) fn annotate<const N: usize>(
             .or_else(|| done.result.map(|r| r.ptn().to_string()))
             .unwrap_or_else(|| "*".to_string()),
     };
-    if let Some(plot) = &args.plot {
-        graph::write_plot(plot, game, start, &review)?;
+    // The PTN first: a graph that cannot be written loses nothing else.
+    let written = if args.json {
+        json::print(&GameJson::new::<N>(game, start, &review))
+    } else {
+        write_annotated(args, game, &review, outputs.out)
+    };
+    if let Some(plot) = outputs.plot {
+        plot.commit(graph::plot_svg(game, start, &review)?)?;
     }
-    if args.json {
-        return json::print(&GameJson::new::<N>(game, start, &review));
-    }
-    write_annotated(args, game, &review)
+    written
 }
 
 /// The value of the position before ply `book`, White's view, from its side to move's `score`.
@@ -158,7 +171,12 @@ fn annotated_game(game: &PtnGame, review: &Review, keep: bool) -> PtnGame {
 /// Writes the reviewed game: the PTN, its last ply (before the result, where every PTN reader
 /// takes a comment) ending with the summary as a comment, to `--out` or stdout; with `--out` or
 /// `--link`, stdout has the link (if asked) and then the summary.
-fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, review: &Review) -> Result<(), String> {
+fn write_annotated(
+    args: &AnalyzeArgs,
+    game: &PtnGame,
+    review: &Review,
+    out: Option<OutputFile>,
+) -> Result<(), String> {
     let mut annotated = annotated_game(game, review, args.keep_comments);
     let summary = text::review_summary(review);
     match annotated.plies.last_mut() {
@@ -166,8 +184,8 @@ fn write_annotated(args: &AnalyzeArgs, game: &PtnGame, review: &Review) -> Resul
         None => annotated.comments.push(summary.clone()),
     }
     let text = annotated.to_ptn();
-    if let Some(out) = &args.out {
-        std::fs::write(out, &text).map_err(|e| format!("--out {}: {e}", out.display()))?;
+    if let Some(out) = out {
+        out.commit(&text)?;
     }
     if args.link {
         println!("{}", link::game_link(&text, game, &review.notes));

@@ -15,7 +15,6 @@ use cairn_tak::notation::PtnGame;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::path::Path;
 
 /// One point of the graph.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,16 +57,13 @@ pub(super) fn move_label(ply: u32, mv: &str, mark: Mark) -> String {
     format!("{}{dot}{mv}{}", ply / 2 + 1, mark.ptn())
 }
 
-/// Draws the evaluation graph of `game` (from `start`, reviewed as `review`) and writes it to
-/// `path`.
-pub(super) fn write_plot<const N: usize>(
-    path: &Path,
+/// Draws the evaluation graph of `game` (from `start`, reviewed as `review`) as SVG.
+pub(super) fn plot_svg<const N: usize>(
     game: &PtnGame,
     start: &Position<N>,
     review: &Review,
-) -> Result<(), String> {
-    let svg = eval_svg(&eval_graph(game, start.ply(), review))?;
-    std::fs::write(path, svg).map_err(|e| format!("--plot {}: {e}", path.display()))
+) -> Result<String, String> {
+    eval_svg(&eval_graph(game, start.ply(), review))
 }
 
 /// The graph of a review of `game`, whose first ply is ply `first_ply` from the empty board.

@@ -48,6 +48,7 @@ mod review;
 mod search;
 mod text;
 
+use crate::output::OutputFile;
 use cairn_tak::board::{Komi, Position, TakGame};
 use cairn_tak::notation::ptn_game::Replayed;
 use cairn_tak::notation::{parse_file, play_line, replay, tps, PtnGame, Tps};
@@ -176,8 +177,14 @@ pub fn run(args: &AnalyzeArgs) -> Result<(), String> {
         if let Some(plot) = &args.plot {
             svg_only(plot)?;
         }
+        // Both made before the searches, so that a bad path fails at once; each is written
+        // whole at the end, an existing file replaced only then.
+        let outputs = annotate::Outputs {
+            out: OutputFile::create_if("--out", args.out.as_deref())?,
+            plot: OutputFile::create_if("--plot", args.plot.as_deref())?,
+        };
         let (game, size) = load_game(path, args.index)?;
-        return cairn_tak::with_size!(size, |N| annotate::annotate::<N>(args, path, &game),
+        return cairn_tak::with_size!(size, |N| annotate::annotate::<N>(args, path, &game, outputs),
             else Err(format!("{}: unsupported board size {size}", path.display())));
     }
     if let Some(path) = &args.ptn {

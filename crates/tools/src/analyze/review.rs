@@ -10,12 +10,13 @@
 use super::search::{config, limits, run_search};
 use super::{AnalyzeArgs, DEFAULT_GAME_MOVETIME_MS};
 use crate::chance::{win_chance, Mark, Thresholds};
+use crate::progress::Progress;
 use cairn_search::score::{Score, WinKind};
 use cairn_tak::board::{Color, Move, Position, TakGame};
 use cairn_tak::notation::PtnGame;
 use cairn_tak::tinue::{self, TinueLimits};
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
+use std::time::Duration;
 
 /// The first words of the review's summary comment at the end of the annotated game.
 pub(super) const SUMMARY_HEAD: &str = "Review by cairn analyze";
@@ -132,10 +133,14 @@ pub(super) fn search_game<const N: usize>(
     let tt = super::search::table(args)?;
     let limits = limits(args, DEFAULT_GAME_MOVETIME_MS);
     let config = config(args, 1);
-    let total = moves.len();
-    let started = Instant::now();
     let mut at = TakGame::new(start.clone());
-    let mut known = vec![Known::default(); total + 1];
+    let progress = Progress::new(
+        "analyze",
+        searched_positions(start, moves, first) as u64,
+        "positions",
+        Duration::ZERO,
+    );
+    let mut known = vec![Known::default(); moves.len() + 1];
     for (i, slot) in known.iter_mut().enumerate() {
         if i >= first && at.position().result().is_none() {
             let s = run_search(&at, &limits, &config, &tt, &|_| {});
@@ -148,19 +153,38 @@ pub(super) fn search_game<const N: usize>(
                 slot.tinue = prove(at.position(), args.tinue_nodes);
             }
             slot.searched = Some(searched);
-            eprintln!(
-                "analyze: ply {i}/{total}, depth {}, {} nodes{}, {:.1} s",
-                s.result.depth,
-                s.result.nodes,
-                if slot.tinue.is_some() { ", tinue" } else { "" },
-                started.elapsed().as_secs_f64()
-            );
+            progress.inc(1, || {
+                format!(
+                    "ply {i}, depth {}, {} nodes{}",
+                    s.result.depth,
+                    s.result.nodes,
+                    if slot.tinue.is_some() { ", tinue" } else { "" },
+                )
+            });
         }
         if let Some(&mv) = moves.get(i) {
             at.play(mv);
         }
     }
+    progress.finish();
     Ok(known)
+}
+
+/// How many positions [`search_game`] searches: from the one before ply `first` up to the end
+/// of the game or the first position where it is over.
+fn searched_positions<const N: usize>(start: &Position<N>, moves: &[Move], first: usize) -> usize {
+    let mut pos = start.clone();
+    let mut count = 0;
+    for i in 0..=moves.len() {
+        if pos.result().is_some() {
+            break;
+        }
+        count += usize::from(i >= first);
+        if let Some(&mv) = moves.get(i) {
+            pos.make(mv);
+        }
+    }
+    count
 }
 
 /// The plies of the road the side to move of `pos` forces, if the prover proves one within
