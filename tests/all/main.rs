@@ -19,6 +19,7 @@ mod multipv;
 mod nnue;
 mod notation;
 mod openings;
+mod outputs;
 mod perft;
 mod playtak;
 mod playtak_server;

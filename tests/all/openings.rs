@@ -6,7 +6,7 @@ use cairn_search::TranspositionTable;
 use cairn_tak::board::{Komi, Move, Position};
 use cairn_tak::movegen::MoveList;
 use cairn_tak::notation::{parse_move, tps};
-use cairn_tools::openings::{enumerate, generate, score_position, Config, Stage};
+use cairn_tools::openings::{enumerate, generate, median, score_position, Center, Config, Stage};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::process::Command;
@@ -154,8 +154,10 @@ fn play<const N: usize>(line: &str) -> Position<N> {
     pos
 }
 
+/// Bounds around zero (`--center zero`), as the tests below count them.
 fn config(plies: u32, stages: &[&str]) -> Config {
     Config {
+        center: Center::Zero,
         plies,
         komi: Komi::ZERO,
         stages: stages.iter().map(|s| s.parse().unwrap()).collect(),
@@ -199,6 +201,41 @@ fn every_kept_line_passes_every_stage_and_nothing_else_does() {
     assert_eq!(book.passed, book.survivors);
     assert!(book.survivors[0] >= book.survivors[1]);
     assert!(!expected.is_empty() && expected.len() < tree.len());
+}
+
+/// By default a stage's bound is measured from the median score of the lines it scores: the
+/// book holds exactly the lines within ±bound of it, whatever the evaluation's offset.
+#[test]
+fn bounds_around_the_median_keep_the_typical_lines() {
+    let mut centred = config(2, &["4:20"]);
+    centred.center = Center::Median;
+    let book = generate_on::<5>(&centred, 2);
+    let tree = enumerate::<5>(2, false, &|_, _, _| {});
+    let mut tt = TranspositionTable::new(2);
+    let scores: Vec<_> = (0..tree.len())
+        .map(|i| score_position(&tree.position(i), 4, &mut tt))
+        .collect();
+    let center = median(&scores);
+    assert_eq!(book.centers, [center]);
+    let expected: HashSet<String> = (0..tree.len())
+        .filter(|&i| !scores[i].is_proven() && (scores[i].0 - center.0).abs() <= 20)
+        .map(|i| canonical_tps(&tree.position(i)))
+        .collect();
+    let kept: HashSet<String> = book
+        .lines
+        .iter()
+        .map(|l| canonical_tps(&play::<5>(&l.plies.join(" "))))
+        .collect();
+    assert_eq!(kept, expected);
+    assert!(
+        !kept.is_empty() && kept.len() < tree.len(),
+        "{}",
+        kept.len()
+    );
+    // The median of an odd count is its middle score; proven scores do not count.
+    let s = |v| cairn_search::score::Score(v);
+    let win = cairn_search::score::Score::MAX_EVAL;
+    assert_eq!(median(&[s(5), s(-3), s(40), win, win]), s(5));
 }
 
 #[test]

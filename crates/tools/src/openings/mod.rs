@@ -6,7 +6,12 @@
 //! 2. filter the lines through zero or more cheap prefilter [`Stage`]s (a static evaluation or a
 //!    shallow search, each with its own bound), then through the final fixed-depth search with
 //!    the real bound `--max-eval`; a line is kept only if every stage scores it within its bound
-//!    (a proven win or loss is never within a bound). A stage may also cap its output at MAX
+//!    of the stage's [`Center`] (a proven win or loss is never within a bound). The center is by
+//!    default the median score of the lines the stage scores: the evaluation gives the side to
+//!    move after every line a share of the first player's advantage and its tempo (at komi 0 on
+//!    6×6, every 2-ply line scores between +1.5 and +7 flats for White at depth 6, the median
+//!    about +4), so "balanced" means "as balanced as the typical line", not "scored 0", which no
+//!    line may be. `--center zero` measures from 0 instead. A stage may also cap its output at MAX
 //!    lines: those with the smallest canonical keys, a fixed pseudo-random sample of the lines
 //!    that passed; the final stage's cap is `--max-lines`;
 //! 3. write the lines sorted by their canonical key, a fixed pseudo-random order, so the first
@@ -28,14 +33,14 @@ pub mod enumerate;
 
 pub use enumerate::{canonical_key, enumerate, symmetry_keys, Enumeration};
 
+use crate::output::OutputFile;
+use crate::progress::Progress;
 use cairn_search::score::Score;
 use cairn_search::{search_to_depth, TranspositionTable};
 use cairn_tak::board::{Komi, Position};
 use cairn_tak::eval::evaluate;
 use rayon::prelude::*;
-use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -115,9 +120,21 @@ impl std::fmt::Display for Stage {
     }
 }
 
+/// What each stage's bound is measured from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum Center {
+    /// The median score of the (not proven) lines the stage scores.
+    #[default]
+    Median,
+    /// Zero: a line must score within ±BOUND outright.
+    Zero,
+}
+
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
+    /// What the bounds are measured from.
+    pub center: Center,
     /// Plies per opening.
     pub plies: u32,
     /// The komi.
@@ -147,6 +164,8 @@ pub struct Book {
     pub distinct: Vec<usize>,
     /// Lines within each stage's bound (before its cap).
     pub passed: Vec<usize>,
+    /// Each stage's center: the median of its scores, or zero.
+    pub centers: Vec<Score>,
     /// Lines left after each stage (after its cap).
     pub survivors: Vec<usize>,
 }
@@ -160,42 +179,6 @@ impl Book {
             out.push('\n');
         }
         out
-    }
-}
-
-/// Rate-limited progress lines on stderr.
-struct Progress {
-    started: Instant,
-    last: Mutex<Instant>,
-}
-
-impl Progress {
-    fn new() -> Self {
-        let now = Instant::now();
-        Progress {
-            started: now,
-            last: Mutex::new(now),
-        }
-    }
-
-    /// Prints `what: done/total, rate/s, ETA` at most every two seconds (`stage_start` is when
-    /// this piece of work began, for the rate).
-    fn tick(&self, what: &str, done: usize, total: usize, stage_start: Instant) {
-        let Ok(mut last) = self.last.try_lock() else {
-            return;
-        };
-        if last.elapsed() < Duration::from_secs(2) {
-            return;
-        }
-        *last = Instant::now();
-        let secs = stage_start.elapsed().as_secs_f64().max(1e-3);
-        let rate = done as f64 / secs;
-        let eta = (total - done.min(total)) as f64 / rate.max(1e-9);
-        eprintln!(
-            "{what}: {done}/{total} ({:.1}%), {rate:.0}/s, ETA {eta:.0} s, elapsed {:.0} s",
-            100.0 * done as f64 / total.max(1) as f64,
-            self.started.elapsed().as_secs_f64()
-        );
     }
 }
 
@@ -214,40 +197,58 @@ pub fn score_position<const N: usize>(
     search_to_depth(pos, depth, tt).score
 }
 
-/// Whether `score` is within ±`bound` (never for a proven result).
-fn within(score: Score, bound: i32) -> bool {
-    !score.is_proven() && score.0.abs() <= bound
+/// Whether `score` is within ±`bound` of `center` (never for a proven result).
+fn within(score: Score, center: Score, bound: i32) -> bool {
+    !score.is_proven() && (score.0 - center.0).abs() <= bound
 }
+
+/// The median of the scores that are not proven (the upper one of an even count); zero if
+/// every score is proven.
+pub fn median(scores: &[Score]) -> Score {
+    let mut plain: Vec<i32> = scores
+        .iter()
+        .filter(|s| !s.is_proven())
+        .map(|s| s.0)
+        .collect();
+    if plain.is_empty() {
+        return Score::DRAW;
+    }
+    let middle = plain.len() / 2;
+    Score(*plain.select_nth_unstable(middle).1)
+}
+
+/// Progress lines at most every two seconds off a terminal.
+const PROGRESS_EVERY: Duration = Duration::from_secs(2);
 
 /// Generates a book on an `N`×`N` board. Runs on the current rayon pool; progress goes to
 /// stderr when `verbose`.
 pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
-    let progress = Progress::new();
+    let started = Instant::now();
     let plies = config.plies as usize;
-    let ply_start = Mutex::new((0usize, Instant::now()));
+    // One bar per ply of the enumeration, made when the ply starts.
+    let ply_progress: Mutex<Option<(usize, Progress)>> = Mutex::new(None);
     let tree = enumerate::<N>(plies, config.placements_only, &|ply, done, total| {
         if !verbose {
             return;
         }
-        let start = {
-            let mut guard = ply_start.lock().expect("progress lock");
-            if guard.0 != ply {
-                *guard = (ply, Instant::now());
-            }
-            guard.1
+        let Ok(mut guard) = ply_progress.try_lock() else {
+            return;
         };
-        progress.tick(
-            &format!("ply {ply}: positions expanded"),
-            done,
-            total,
-            start,
-        );
+        if guard.as_ref().is_none_or(|(p, _)| *p != ply) {
+            let label = format!("ply {ply}");
+            let bar = Progress::new(&label, total as u64, "positions expanded", PROGRESS_EVERY);
+            *guard = Some((ply, bar));
+        }
+        if let Some((_, bar)) = guard.as_ref() {
+            bar.inc((done as u64).saturating_sub(bar.done()), String::new);
+        }
     });
+    drop(ply_progress.into_inner());
     let distinct = tree.counts();
     if verbose {
         eprintln!(
             "distinct lines after each ply: {distinct:?} ({:.1} s)",
-            progress.started.elapsed().as_secs_f64()
+            started.elapsed().as_secs_f64()
         );
     }
 
@@ -260,28 +261,45 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
         (0..tree.len()).map(|i| (i, Score::DRAW, 0)).collect();
     let mut survivors = Vec::with_capacity(config.stages.len());
     let mut passed = Vec::with_capacity(config.stages.len());
+    let mut centers = Vec::with_capacity(config.stages.len());
     for (s, stage) in config.stages.iter().enumerate() {
         let start = Instant::now();
-        let done = AtomicUsize::new(0);
         let total = alive.len();
         let what = format!("stage {}/{} ({stage})", s + 1, config.stages.len());
-        alive = alive
+        let progress = verbose.then(|| Progress::new(&what, total as u64, "lines", PROGRESS_EVERY));
+        let position = |index: usize| {
+            let mut pos = tree.position(index);
+            pos.set_komi(config.komi);
+            pos
+        };
+        let scores: Vec<Score> = alive
             .par_iter()
             .with_max_len(if stage.depth == 0 { 1024 } else { 1 })
-            .filter_map(|&(index, _, _)| {
-                let mut pos = tree.position(index);
-                pos.set_komi(config.komi);
+            .map(|&(index, _, _)| {
                 let slot = rayon::current_thread_index().map_or(threads - 1, |i| i % threads);
                 let mut tt = tables[slot].lock().expect("table lock");
-                let score = score_position(&pos, stage.depth, &mut tt);
+                let score = score_position(&position(index), stage.depth, &mut tt);
                 drop(tt);
-                let n = done.fetch_add(1, Relaxed) + 1;
-                if verbose && (stage.depth > 0 || n % 4096 == 0) {
-                    progress.tick(&what, n, total, start);
+                if let Some(progress) = &progress {
+                    progress.inc(1, String::new);
                 }
-                within(score, stage.bound).then(|| (index, score, canonical_key(&pos)))
+                score
             })
             .collect();
+        if let Some(progress) = progress {
+            progress.finish();
+        }
+        let center = match config.center {
+            Center::Median => median(&scores),
+            Center::Zero => Score::DRAW,
+        };
+        alive = alive
+            .par_iter()
+            .zip(scores)
+            .filter(|&(_, score)| within(score, center, stage.bound))
+            .map(|(&(index, _, _), score)| (index, score, canonical_key(&position(index))))
+            .collect();
+        centers.push(center);
         passed.push(alive.len());
         if let Some(max) = stage.max.filter(|&max| alive.len() > max) {
             alive.par_sort_unstable_by_key(|&(_, _, key)| key);
@@ -291,8 +309,9 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
         survivors.push(alive.len());
         if verbose {
             eprintln!(
-                "{what}: {} of {total} within the bound, {} kept, {:.1} s",
+                "{what}: {} of {total} within the bound around {}, {} kept, {:.1} s",
                 passed.last().expect("pushed"),
+                Score::short(center),
                 alive.len(),
                 start.elapsed().as_secs_f64()
             );
@@ -318,6 +337,7 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
             .collect(),
         distinct,
         passed,
+        centers,
         survivors,
     }
 }
@@ -327,7 +347,9 @@ pub fn generate<const N: usize>(config: &Config, verbose: bool) -> Book {
 #[derive(clap::Args, Clone, Debug)]
 #[command(
     after_help = "The book is written one opening per line, plies in canonical PTN \
-    separated by spaces (racetrack's move-list format); progress and a summary go to stderr.\n\n\
+    separated by spaces (racetrack's move-list format); progress and a summary go to stderr. \
+    A run that keeps no line writes nothing, leaves an existing --out file as it was and exits \
+    with an error.\n\n\
     Examples:\n  \
     cairn openings --size 6 --plies 2 --depth 6 --max-eval 30 --out openings/6s_2ply.txt\n  \
     cairn openings --size 6 --plies 4 --prefilter 0:50:40000,2:40:16000 --depth 4 --max-eval 20 \\\n    \
@@ -341,9 +363,14 @@ pub struct OpeningsArgs {
     /// Plies per opening (1-4).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_PLIES as i64))]
     pub plies: u32,
-    /// Keep a line only if the final search scores it within ±E centiflats (100 = one flat).
+    /// Keep a line only if the final search scores it within ±E centiflats (100 = one flat) of
+    /// the center (--center).
     #[arg(long, value_parser = clap::value_parser!(u32).range(0..20000))]
     pub max_eval: u32,
+    /// What every stage's bound is measured from: the median score of the lines the stage
+    /// scores (balanced as the typical line is), or zero.
+    #[arg(long, value_enum, default_value_t = Center::Median)]
+    pub center: Center,
     /// Depth of the final fixed search (one thread, cleared table per position).
     #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..=20))]
     pub depth: u32,
@@ -352,7 +379,8 @@ pub struct OpeningsArgs {
           help = format!("Komi in flats for the scoring, {}", Komi::RANGE_TEXT))]
     pub komi: Komi,
     /// Cheap stages before the final search, "DEPTH:BOUND,..." or "DEPTH:BOUND:MAX,..."
-    /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats, then keeps at most
+    /// (depth 0 = static evaluation): each drops the lines it scores beyond ±BOUND centiflats
+    /// of its center, then keeps at most
     /// MAX of them (a fixed pseudo-random sample: the smallest canonical keys).
     #[arg(long)]
     pub prefilter: Option<String>,
@@ -362,7 +390,8 @@ pub struct OpeningsArgs {
     /// Keep at most this many lines (a fixed pseudo-random sample of those that pass).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_lines: Option<u64>,
-    /// Write the book here instead of stdout.
+    /// Write the book here instead of stdout (made before the work, replaced only by a book
+    /// with at least one line).
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Threads [default: all cores].
@@ -390,6 +419,7 @@ impl OpeningsArgs {
             max: self.max_lines.map(|m| m as usize),
         });
         Ok(Config {
+            center: self.center,
             plies: self.plies,
             komi: self.komi,
             stages,
@@ -420,30 +450,24 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
         .build()
         .map_err(|e| format!("--threads {threads}: {e}"))?;
     let size = args.size as usize;
-    // Opened first, so that a bad path fails before the work rather than after it.
-    let out = match &args.out {
-        Some(path) => Some(
-            std::fs::File::create(path).map_err(|e| format!("--out {}: {e}", path.display()))?,
-        ),
-        None => None,
-    };
+    // Made first, so that a bad path fails before the work rather than after it.
+    let out = OutputFile::create_if("--out", args.out.as_deref())?;
     let started = Instant::now();
     let book = pool.install(|| {
         cairn_tak::with_size!(size, |N| Ok(generate::<N>(config, true)),
             else Err(format!("--size {size}: Cairn plays sizes {}", cairn_tak::board::sizes_text())))
     })?;
-    let text = book.text();
-    match (out, &args.out) {
-        (Some(mut file), Some(path)) => file
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("--out {}: {e}", path.display()))?,
-        _ => print!("{text}"),
-    }
     let stages: Vec<String> = config
         .stages
         .iter()
+        .zip(&book.centers)
         .zip(book.passed.iter().zip(&book.survivors))
-        .map(|(stage, (passed, kept))| format!("{stage}: {passed} passed, {kept} kept"))
+        .map(|((stage, center), (passed, kept))| {
+            format!(
+                "{stage} around {}: {passed} passed, {kept} kept",
+                Score::short(*center)
+            )
+        })
         .collect();
     eprintln!(
         "{size}x{size}, plies {}, komi {}: {} distinct lines; {}; {} written; {:.1} s",
@@ -454,5 +478,22 @@ fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
         book.lines.len(),
         started.elapsed().as_secs_f64()
     );
-    Ok(())
+    if book.lines.is_empty() {
+        let kept = match &out {
+            Some(out) => format!(", {} left as it was", out.path().display()),
+            None => String::new(),
+        };
+        return Err(format!(
+            "no line is within the bounds: nothing written{kept} (widen --max-eval or the \
+             --prefilter bounds)"
+        ));
+    }
+    let text = book.text();
+    match out {
+        Some(out) => out.commit(text),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }
