@@ -100,6 +100,8 @@ pub struct EngineJson {
     pub cmd: String,
     /// The program's arguments.
     pub args: Vec<String>,
+    /// The `setoption` values sent after the handshake, by name.
+    pub options: std::collections::BTreeMap<String, String>,
 }
 
 /// The settings of a match.
@@ -156,6 +158,7 @@ impl MatchJson {
                 name: e.name,
                 cmd: e.cmd,
                 args: e.args,
+                options: e.options.into_iter().collect(),
             }),
             settings: SettingsJson {
                 size: config.size,
