@@ -631,7 +631,7 @@ fn import<const N: usize>(args: &ImportArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks the result's weight in the target, which every fit and `--score-nets` read.
+/// Checks the result's weight in the target, which every fit and `score` read.
 fn check_lambda(args: &DataArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
@@ -672,7 +672,7 @@ fn read_network<const N: usize>(path: &Path, option: &str) -> Result<Network, St
     Ok(net)
 }
 
-/// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
+/// `cairn tune score`: the linear evaluation's losses and each network's on every data line of the
 /// data files, split into the games' own positions and the siblings. Each round of training
 /// reports its losses on its own holdout; this scores networks of different rounds on the same
 /// lines, so they can be compared before their SPRT (give lines none of them was trained on).
@@ -737,7 +737,7 @@ fn score_nets<const N: usize>(score: &ScoreArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `--nnue`: a network trained on the data files, written to its file.
+/// `cairn tune network`: a network trained on the data files, written to its file.
 fn train_nnue<const N: usize>(fit: &NetworkArgs) -> Result<(), String> {
     use network::{Model, NetData, TrainConfig};
     let args = &fit.data;
@@ -1046,7 +1046,7 @@ fn tune<const N: usize>(fit: &TexelArgs) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ");
         let mut header = vec![
-            "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results"
+            "Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results"
                 .to_string(),
             format!(
                 "blended with search scores, lambda {}); generated, do not edit by hand.",
