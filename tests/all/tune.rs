@@ -676,7 +676,7 @@ fn check_and_fits_refuse_an_incomplete_set() {
     // The shards concatenated are one set too.
     let joined = dir.join("s4.txt");
     std::fs::write(&joined, whole.concat()).unwrap();
-    assert_eq!(check(&[joined.clone()]).0, Some(0));
+    assert_eq!(check(std::slice::from_ref(&joined)).0, Some(0));
 
     // A shard missing.
     let (code, report) = check(&files[..2]);
@@ -703,7 +703,7 @@ fn check_and_fits_refuse_an_incomplete_set() {
     assert!(stderr.contains("no `# games=` summary"), "{stderr}");
     assert_eq!(fit(&files, &["--allow-partial"]).0, Some(0));
     std::fs::write(&joined, [&*whole[0], &*cut, &*whole[2]].concat()).unwrap();
-    let (code, report) = check(&[joined.clone()]);
+    let (code, report) = check(std::slice::from_ref(&joined));
     assert_eq!(code, Some(1));
     assert!(report.contains("(part at line "), "{report}");
 

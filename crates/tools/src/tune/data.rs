@@ -80,13 +80,12 @@ fn network_source<const N: usize>() -> String {
         .split(',')
         .map(str::trim)
         .filter(|p| !p.is_empty())
-        .filter(|p| {
+        .rfind(|p| {
             std::fs::read(p)
                 .ok()
                 .and_then(|bytes| Network::from_bytes(&bytes).ok())
                 .is_some_and(|net| net.size() == N)
-        })
-        .next_back();
+        });
     match from_env {
         Some(path) => {
             let name = Path::new(path)
@@ -366,7 +365,8 @@ pub fn check_before_fit(paths: &[PathBuf], allow_partial: bool) -> Result<(), St
         Some(first) if !allow_partial => {
             let more = match problems.len() {
                 1 => String::new(),
-                n => format!(" ({} more problems)", n - 1),
+                2 => " (and 1 more problem)".to_string(),
+                n => format!(" (and {} more problems)", n - 1),
             };
             Err(format!(
                 "--data {first}{more}; `cairn tune check` lists the set, --allow-partial takes \
@@ -426,6 +426,7 @@ pub fn report(paths: &[PathBuf], out: &mut dyn Write) -> Result<(), String> {
         runs.len(),
         match problems {
             0 => "every part whole, every run complete and of one engine".to_string(),
+            1 => "1 problem".to_string(),
             n => format!("{n} problems"),
         }
     )
@@ -433,7 +434,8 @@ pub fn report(paths: &[PathBuf], out: &mut dyn Write) -> Result<(), String> {
     match problems {
         0 => Ok(()),
         n => Err(format!(
-            "{n} problems in the set (a fit refuses it unless --allow-partial)"
+            "{n} problem{} in the set (a fit refuses it unless --allow-partial)",
+            if n == 1 { "" } else { "s" }
         )),
     }
 }
