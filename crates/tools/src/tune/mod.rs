@@ -612,14 +612,19 @@ fn import<const N: usize>(args: &ImportArgs) -> Result<(), String> {
     }
     println!(
         "{} games: {} used, {} of another size, {} without a result on the board, {} not \
-         replayable; {} positions ({} with a teacher's score) -> {name}",
+         replayable; {} positions ({} with a teacher's score){}",
         stats.games,
         stats.used,
         stats.other_size,
         stats.no_result,
         stats.bad,
         stats.positions,
-        stats.scored
+        stats.scored,
+        if stats.used > 0 {
+            format!(" -> {name}")
+        } else {
+            String::new()
+        }
     );
     if stats.used == 0 {
         return Err(format!(
