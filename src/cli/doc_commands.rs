@@ -14,7 +14,7 @@ use clap::Parser;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// Options whose value is a file or folder the command writes (or, for `--spsa`, a state
+/// Options whose value is a file or folder the command writes (or, for `--state`, a state
 /// file it starts when there is none).
 const OUTPUT_OPTIONS: [&str; 10] = [
     "--out",
@@ -25,7 +25,7 @@ const OUTPUT_OPTIONS: [&str; 10] = [
     "--ptn-dir",
     "--nnue",
     "--games-out",
-    "--spsa",
+    "--state",
     "--json-out",
 ];
 

@@ -106,7 +106,8 @@ enum Command {
     Tactics(TacticsArgs),
     /// Feed random and mutated input to every parser and to TEI sessions; report what breaks.
     Fuzz(FuzzArgs),
-    /// Fit the evaluation weights to self-play results (Texel tuning), or generate the games.
+    /// Make tuning data (self-play, PTN games), check it, and fit the evaluation (Texel,
+    /// network) and the search (SPSA) to it.
     Tune(Box<TuneArgs>),
     /// Play people on playtak.com as a bot: log in, seek (or accept) and play until stopped.
     Playtak {
@@ -142,7 +143,7 @@ enum Command {
 pub fn run() -> i32 {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(e) => return errors::argument_error(e),
+        Err(e) => return old_tune_form().unwrap_or_else(|| errors::argument_error(e)),
     };
     if !matches!(
         cli.command,
@@ -199,6 +200,26 @@ pub fn run() -> i32 {
             1
         }
     }
+}
+
+/// The command line in the old form of `cairn tune` (`cairn tune --generate ...`, before its
+/// modes were subcommands): an error naming the new form, exit code 2.
+fn old_tune_form() -> Option<i32> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let at = args.iter().position(|a| a == "tune")?;
+    let rest = &args[at + 1..];
+    if rest.first().is_none_or(|first| !first.starts_with("--")) {
+        return None;
+    }
+    let (old, new) = cairn_tools::tune::OLD_MODES.iter().find(|(old, _)| {
+        rest.iter()
+            .any(|a| a == old || a.starts_with(&format!("{old}=")))
+    })?;
+    eprintln!(
+        "error: `cairn tune {old}` is now `cairn tune {new} ...` (`cairn tune --help` lists the \
+         modes)"
+    );
+    Some(2)
 }
 
 /// Opens the `--log-file` transcript, which only the TEI modes write.

@@ -452,6 +452,11 @@ fn tune_nnue_writes_a_network() {
             cairn_tak::eval::evaluate(&pos).0.clamp(-3000, 3000)
         ));
     }
+    // A data file ends with its summary (a fit refuses a part cut short).
+    let lines = text.lines().count() - 1;
+    text.push_str(&format!(
+        "# games=1 draws=1 unfinished=1 positions={lines}\n"
+    ));
     std::fs::write(&data, text).expect("write data");
     let net = dir.join("s5.nnue");
     let run = |args: &[&str]| {
@@ -462,6 +467,7 @@ fn tune_nnue_writes_a_network() {
             .expect("run cairn")
     };
     let out = run(&[
+        "network",
         "--size",
         "5",
         "--data",
@@ -472,7 +478,7 @@ fn tune_nnue_writes_a_network() {
         "2",
         "--batch",
         "256",
-        "--nnue",
+        "--out",
         net.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
@@ -486,17 +492,18 @@ fn tune_nnue_writes_a_network() {
     let bytes = std::fs::read(&net).expect("network written");
     assert_eq!(Network::from_bytes(&bytes).expect("readable").size(), 5);
 
-    let out = run(&["--size", "5", "--nnue", net.to_str().unwrap()]);
+    let out = run(&["network", "--size", "5", "--out", net.to_str().unwrap()]);
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
     // --init: a fine-tune of that network, which must match the fit's kind and size.
     let tuned = dir.join("s5-tuned.nnue");
     let init = |from: &std::path::Path, extra: &[&str]| {
-        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        let mut args = vec!["network", "--size", "5"];
+        args.extend(["--data", data.to_str().unwrap()]);
         args.extend(["--epochs", "1", "--batch", "256"]);
         args.extend(extra);
         args.extend(["--init", from.to_str().unwrap()]);
-        args.extend(["--nnue", tuned.to_str().unwrap()]);
+        args.extend(["--out", tuned.to_str().unwrap()]);
         run(&args)
     };
     // At a step size far below the quantisation's, the first layer stays the network's.
@@ -530,13 +537,14 @@ fn tune_nnue_writes_a_network() {
     let fit_with = |flag: &str, value: &str| {
         let data = data.to_str().unwrap();
         run(&[
+            "network",
             "--size",
             "5",
             "--data",
             data,
             flag,
             value,
-            "--nnue",
+            "--out",
             net.to_str().unwrap(),
         ])
     };
@@ -548,12 +556,12 @@ fn tune_nnue_writes_a_network() {
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("--sibling-weight 0: must be above 0 and at most 100"));
     let scaled = |scale: &str, residual: bool| {
-        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        let mut args = vec!["network", "--size", "5", "--data", data.to_str().unwrap()];
         args.extend(["--epochs", "1", "--batch", "256", "--residual-scale", scale]);
         if residual {
             args.push("--residual");
         }
-        args.extend(["--nnue", net.to_str().unwrap()]);
+        args.extend(["--out", net.to_str().unwrap()]);
         run(&args)
     };
     let out = scaled("0.5", true);
@@ -578,13 +586,13 @@ fn tune_nnue_writes_a_network() {
     // --score-nets scores the written network beside the linear evaluation on every line.
     let score = |size: &str, nets: &str| {
         run(&[
+            "score",
             "--size",
             size,
             "--data",
             data.to_str().unwrap(),
             "--lambda",
             "0.5",
-            "--score-nets",
             nets,
         ])
     };
@@ -619,15 +627,15 @@ fn tune_nnue_writes_a_network() {
     let out = score("5", data.to_str().unwrap());
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a Cairn network file"));
-    let out = run(&["--size", "5", "--score-nets", net.to_str().unwrap()]);
+    let out = run(&["score", "--size", "5", net.to_str().unwrap()]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("needs --data"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--data"));
     // Scoring reads every line: a --holdout that a fit would refuse does not matter here, but
     // --lambda still does.
     let with = |extra: &[&str]| {
-        let mut args = vec!["--size", "5", "--data", data.to_str().unwrap()];
+        let mut args = vec!["score", "--size", "5", "--data", data.to_str().unwrap()];
         args.extend(extra);
-        args.extend(["--score-nets", net.to_str().unwrap()]);
+        args.push(net.to_str().unwrap());
         run(&args)
     };
     let out = with(&["--holdout", "0.95", "--lambda", "0.5"]);

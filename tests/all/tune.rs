@@ -81,7 +81,7 @@ fn generated_data_parses() {
         siblings: 0,
     };
     let mut out = Vec::new();
-    let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
+    let summary = selfplay::generate::<4>(&settings, &mut out, &|_, _, _| {}).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(summary.games, 3);
     assert_eq!(summary.white + summary.black + summary.draws, 3);
@@ -106,12 +106,12 @@ fn generated_data_parses() {
     assert_eq!(data.summary, Some(summary.clone()));
     assert_eq!(
         data.origin.as_deref(),
-        Some("size 4, half komi 0, 3 games, 300 nodes per move, seed 5")
+        Some("size 4, half komi 0, 3 games, 300 nodes per move, seed 5, at most 200 plies")
     );
     assert_eq!(Summary::parse(&summary.comment()), Some(summary));
 }
 
-const BAD: &str = "# comment\nx6/x6/x6/x6/x6/x5,1 2 1\tR-0\t4\nx6/x6/x6/x6/x6/x5,1 2 1\tW\t4\n";
+const BAD: &str = "# comment\nx6/x6/x6/x6/x6/x5,1 2 1\tR-0\t4\nx6/x6/x6/x6/x6/x5,1 2 1\tW\t4\n# games=1 positions=2\n";
 
 /// A malformed data line is refused, naming its line number and what is wrong.
 #[test]
@@ -135,7 +135,7 @@ fn malformed_data_names_the_line() {
     let path = std::env::temp_dir().join(format!("cairn-tune-bad-{}.txt", std::process::id()));
     std::fs::write(&path, BAD).unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["tune", "--size", "6", "--data"])
+        .args(["tune", "texel", "--size", "6", "--data"])
         .arg(&path)
         .output()
         .unwrap();
@@ -194,7 +194,7 @@ fn generate_text<const N: usize>(games: usize, seed: u64, shard: selfplay::Shard
         siblings: 0,
     };
     let mut out = Vec::new();
-    selfplay::generate::<N>(&settings, &mut out).unwrap();
+    selfplay::generate::<N>(&settings, &mut out, &|_, _, _| {}).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -210,7 +210,7 @@ fn shards_concatenate_to_the_whole_run() {
         assert!(
             text.starts_with(&format!(
                 "# cairn tune data: size 4, half komi 2, 7 games, 200 nodes per move, seed 9, \
-                 shard {i}/3\n"
+                 at most 120 plies, shard {i}/3\n# engine: cairn "
             )),
             "{text}"
         );
@@ -226,8 +226,9 @@ fn shards_concatenate_to_the_whole_run() {
     assert_eq!(a.origin, b.origin);
     // Files appended one by one, as `--data` reads them: each run is named once, in order,
     // however many of its shards follow another run's.
-    let origin =
-        |seed: u64| format!("size 4, half komi 2, 7 games, 200 nodes per move, seed {seed}");
+    let origin = |seed: u64| {
+        format!("size 4, half komi 2, 7 games, 200 nodes per move, seed {seed}, at most 120 plies")
+    };
     let mut files = texel::parse_data::<4>(&whole).unwrap();
     for (seed, i) in [(10, 1), (10, 2), (9, 3), (10, 3)] {
         let shard = selfplay::Shard::parse(&format!("{i}/3")).unwrap();
@@ -262,14 +263,14 @@ fn siblings_leave_the_games_alone() {
             siblings,
         };
         let mut out = Vec::new();
-        let summary = selfplay::generate::<4>(&settings, &mut out).unwrap();
+        let summary = selfplay::generate::<4>(&settings, &mut out, &|_, _, _| {}).unwrap();
         (summary, String::from_utf8(out).unwrap())
     };
     let (plain_summary, plain) = run(0);
     let (summary, text) = run(60);
     assert!(text.starts_with(
         "# cairn tune data: size 4, half komi 2, 4 games, 200 nodes per move, seed 11, \
-         siblings 60%\n"
+         at most 120 plies, siblings 60%\n"
     ));
     let lines = data_lines(&text);
     let is_sibling = |l: &String| l.split('\t').nth(1) == Some("*");
@@ -383,10 +384,15 @@ fn ptn_games_import_as_data() {
             bad: 0,
             positions: stats.positions,
             scored: 0,
+            summary: stats.summary.clone(),
         }
     );
     let lines = String::from_utf8(out).unwrap();
     assert_eq!(lines.lines().count(), stats.positions);
+    assert_eq!(
+        (stats.summary.games, stats.summary.positions),
+        (3, stats.positions)
+    );
     // Every line is a position of its game, labelled with the game's own result and komi.
     let games = ptn_game::parse_file(&komi).unwrap();
     let mut expected = Vec::new();
@@ -472,60 +478,272 @@ fn teacher_comments_become_scores() {
     assert_eq!((data.len(), data.scored()), (6, 2));
 }
 
-/// Bad `cairn tune` arguments are one line on stderr naming the argument, with a non-zero exit.
+/// `cairn tune ARGS` run in `dir` (the repository's top if `None`).
+fn cairn_tune(args: &[&str], dir: Option<&std::path::Path>) -> std::process::Output {
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+    command.arg("tune").args(args).env_remove("CAIRN_NNUE");
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    command.output().unwrap()
+}
+
+/// A fresh empty folder for a test.
+fn scratch(test: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("cairn-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Bad `cairn tune` arguments are one line on stderr naming the argument, with a non-zero exit;
+/// the old single-command form names the subcommand that replaced it.
 #[test]
 fn bad_tune_arguments_are_named() {
-    let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .arg("tune")
-            .args(args)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        (out.status.code(), stderr)
-    };
     for (args, needle) in [
-        (&["--generate", "--shard", "0/4"][..], "--shard"),
-        (&["--generate", "--shard", "5/4"][..], "--shard"),
-        (&["--generate", "--shard", "x"][..], "--shard"),
-        (&["--generate", "--siblings", "101"][..], "--siblings"),
+        (&["generate", "--shard", "0/4"][..], "--shard"),
+        (&["generate", "--shard", "5/4"][..], "--shard"),
+        (&["generate", "--shard", "x"][..], "--shard"),
+        (&["generate", "--siblings", "101"][..], "--siblings"),
         (
-            &["--generate", "--komi", "0.3"][..],
+            &["generate", "--komi", "0.3"][..],
             "invalid value '0.3' for '--komi <KOMI>': must be a multiple of 0.5 from -5 to 5",
         ),
         (
-            &["--generate", "--komi", "5.5"][..],
+            &["generate", "--komi", "5.5"][..],
             "'5.5' for '--komi <KOMI>'",
         ),
-        (&["--generate", "--half-komi", "4"][..], "'--half-komi'"),
+        (&["generate", "--half-komi", "4"][..], "'--half-komi'"),
         (
-            &["--import", "/nonexistent/cairn.ptn", "--out", "/tmp/x"][..],
-            "--import",
+            &["generate", "--out", "/nonexistent/cairn/x.txt"][..],
+            "--out /nonexistent/cairn/x.txt: no directory /nonexistent/cairn",
         ),
-        (&["--import", "tests/data/ptn/komi_5x5.ptn"][..], "--out"),
         (
-            &["--data", "tests/data/ptn/komi_5x5.ptn", "--lambda", "2"][..],
+            &["import", "/nonexistent/cairn.ptn", "--out", "/tmp/x"][..],
+            "/nonexistent/cairn.ptn",
+        ),
+        (&["import", "tests/data/ptn/komi_5x5.ptn"][..], "--out"),
+        (
+            &[
+                "texel",
+                "--data",
+                "tests/data/ptn/komi_5x5.ptn",
+                "--lambda",
+                "2",
+            ][..],
             "--lambda",
         ),
+        (&["texel"][..], "--data"),
+        (&["check"][..], "<FILES>"),
+        (
+            &["--generate", "--size", "4"][..],
+            "`cairn tune --generate` is now `cairn tune generate ...`",
+        ),
+        (
+            &["--data", "a.txt", "--nnue", "s6.nnue"][..],
+            "`cairn tune --nnue` is now `cairn tune network --out FILE ...`",
+        ),
     ] {
-        let (code, stderr) = run(args);
-        assert_ne!(code, Some(0), "{args:?}");
+        let out = cairn_tune(args, None);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_ne!(out.status.code(), Some(0), "{args:?}");
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     }
 }
 
-/// `cairn tune --generate --komi` takes flats, and the data file records the komi in half
+/// `cairn tune generate` without --out writes to the current directory, wherever that is, under
+/// a name of the size and seed (and the shard, zero-padded so that shards sort in order); it
+/// leaves nothing else there.
+#[test]
+fn generate_writes_to_the_current_directory_by_default() {
+    let dir = scratch("tune-default-out");
+    for args in [&[][..], &["--shard", "2/4"][..]] {
+        let mut all = vec!["generate", "--size", "3", "--games", "4", "--nodes", "30"];
+        all.extend(args);
+        let out = cairn_tune(&all, Some(&dir));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["tune-s3-seed1-002of004.txt", "tune-s3-seed1.txt"]);
+    let shard = std::fs::read_to_string(dir.join(&names[0])).unwrap();
+    let games = shard.lines().last().and_then(Summary::parse).unwrap().games;
+    assert_eq!(games, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run that has nothing to write leaves an earlier file at its --out as it was, and no
+/// temporary file beside it.
+#[test]
+fn a_failed_run_leaves_the_old_file_alone() {
+    let dir = scratch("tune-keep");
+    let old = dir.join("data.txt");
+    std::fs::write(&old, "earlier data\n").unwrap();
+    let out = cairn_tune(
+        &[
+            "import",
+            "tests/data/ptn/komi_5x5.ptn",
+            "--size",
+            "6",
+            "--out",
+            old.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no 6x6 game"));
+    assert_eq!(std::fs::read_to_string(&old).unwrap(), "earlier data\n");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A sharded run as a set: whole, `check` passes and a fit takes it; with a shard cut short
+/// (its summary gone), missing, or played by another engine (`CAIRN_NNUE` set), `check` says
+/// so and fails, and a fit refuses it unless --allow-partial.
+#[test]
+fn check_and_fits_refuse_an_incomplete_set() {
+    let dir = scratch("tune-set");
+    let shard = |i: usize, nnue: Option<&str>| {
+        let out = dir.join(format!("s4-{i:03}.txt"));
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+        command
+            .args([
+                "tune", "generate", "--size", "4", "--games", "9", "--nodes", "60",
+            ])
+            .args(["--seed", "3", "--shard", &format!("{i}/3"), "--out"])
+            .arg(&out)
+            .env_remove("CAIRN_NNUE");
+        if let Some(value) = nnue {
+            command.env("CAIRN_NNUE", value);
+        }
+        let run = command.output().unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        out
+    };
+    let files: Vec<_> = (1..=3).map(|i| shard(i, None)).collect();
+    let list = |files: &[std::path::PathBuf]| {
+        files
+            .iter()
+            .map(|f| f.to_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let check = |files: &[std::path::PathBuf]| {
+        let out = cairn_tune(&["check", &list(files)], None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let fit = |files: &[std::path::PathBuf], extra: &[&str]| {
+        let data = list(files);
+        let mut args = vec!["texel", "--size", "4", "--rounds", "1", "--steps", "2"];
+        args.extend(["--data", &data]);
+        args.extend(extra);
+        let out = cairn_tune(&args, None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let whole: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect();
+    let positions: usize = whole.iter().map(|t| data_lines(t).len()).sum();
+    let (code, report) = check(&files);
+    assert_eq!(code, Some(0), "{report}");
+    assert!(
+        report.contains(&format!(
+            "3 parts (3 whole), shards present 3 of 3, 9 games, {positions} positions"
+        )),
+        "{report}"
+    );
+    assert!(report.contains("engine: cairn "), "{report}");
+    assert_eq!(fit(&files, &[]).0, Some(0));
+    // The shards concatenated are one set too.
+    let joined = dir.join("s4.txt");
+    std::fs::write(&joined, whole.concat()).unwrap();
+    assert_eq!(check(std::slice::from_ref(&joined)).0, Some(0));
+
+    // A shard missing.
+    let (code, report) = check(&files[..2]);
+    assert_eq!(code, Some(1));
+    assert!(report.contains("1 of 3 shards missing: 3/3"), "{report}");
+    let (code, stderr) = fit(&files[..2], &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("1 of 3 shards missing: 3/3"), "{stderr}");
+    assert!(stderr.contains("--allow-partial"), "{stderr}");
+
+    // A shard cut short: whole lines, no summary (a cancelled task), alone or inside a join.
+    let cut: String = whole[1]
+        .lines()
+        .filter(|l| !l.starts_with("# games="))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&files[1], &cut).unwrap();
+    let (code, report) = check(&files);
+    assert_eq!(code, Some(1));
+    assert!(report.contains("s4-002.txt: "), "{report}");
+    assert!(report.contains("no `# games=` summary"), "{report}");
+    let (code, stderr) = fit(&files, &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("no `# games=` summary"), "{stderr}");
+    assert_eq!(fit(&files, &["--allow-partial"]).0, Some(0));
+    std::fs::write(&joined, [&*whole[0], &*cut, &*whole[2]].concat()).unwrap();
+    let (code, report) = check(std::slice::from_ref(&joined));
+    assert_eq!(code, Some(1));
+    assert!(report.contains("(part at line "), "{report}");
+
+    // A shard regenerated by another engine: same settings, another network.
+    std::fs::write(&files[1], &whole[1]).unwrap();
+    shard(3, Some("linear"));
+    let (code, report) = check(&files);
+    assert_eq!(code, Some(1));
+    assert!(
+        report.contains("another engine under the same settings"),
+        "{report}"
+    );
+    assert!(report.contains("CAIRN_NNUE=linear"), "{report}");
+    let (code, stderr) = fit(&files, &[]);
+    assert_eq!(code, Some(1));
+    assert!(stderr.contains("another engine"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `cairn tune generate --komi` takes flats, and the data file records the komi in half
 /// flats, in its header and on every line (the format `--data` reads).
 #[test]
 fn generate_takes_komi_in_flats_and_writes_half_flats() {
     let out_path = std::env::temp_dir().join(format!("cairn-komi-{}.txt", std::process::id()));
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["tune", "--generate", "--size", "3", "--games", "2"])
-        .args(["--nodes", "50", "--komi", "-1.5", "--out"])
-        .arg(&out_path)
-        .output()
-        .unwrap();
+    let out = cairn_tune(
+        &[
+            "generate",
+            "--size",
+            "3",
+            "--games",
+            "2",
+            "--nodes",
+            "50",
+            "--komi",
+            "-1.5",
+            "--out",
+            out_path.to_str().unwrap(),
+        ],
+        None,
+    );
     let text = std::fs::read_to_string(&out_path).unwrap_or_default();
     let _ = std::fs::remove_file(&out_path);
     assert_eq!(
@@ -536,7 +754,7 @@ fn generate_takes_komi_in_flats_and_writes_half_flats() {
     );
     assert_eq!(
         text.lines().next(),
-        Some("# cairn tune data: size 3, half komi -3, 2 games, 50 nodes per move, seed 1")
+        Some("# cairn tune data: size 3, half komi -3, 2 games, 50 nodes per move, seed 1, at most 400 plies")
     );
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert!(!lines.is_empty());
@@ -546,24 +764,23 @@ fn generate_takes_komi_in_flats_and_writes_half_flats() {
     );
 }
 
-/// `cairn tune --import` writes a header naming the files, then the positions, and reports the
-/// games it used.
+/// `cairn tune import` writes a header naming the files, then the positions and a summary,
+/// and reports the games it used.
 #[test]
 fn import_from_the_command_line() {
     let out_path = std::env::temp_dir().join(format!("cairn-import-{}.txt", std::process::id()));
     let import = |size: &str| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args([
-                "tune",
+        cairn_tune(
+            &[
+                "import",
+                "tests/data/ptn/komi_5x5.ptn",
                 "--size",
                 size,
-                "--import",
-                "tests/data/ptn/komi_5x5.ptn",
-            ])
-            .arg("--out")
-            .arg(&out_path)
-            .output()
-            .unwrap()
+                "--out",
+                out_path.to_str().unwrap(),
+            ],
+            None,
+        )
     };
     let out = import("5");
     assert_eq!(out.status.code(), Some(0));
@@ -573,7 +790,6 @@ fn import_from_the_command_line() {
         "{stdout}"
     );
     let text = std::fs::read_to_string(&out_path).unwrap();
-    std::fs::remove_file(&out_path).unwrap();
     assert_eq!(
         text.lines().next(),
         Some("# cairn tune data: size 5, games imported from komi_5x5.ptn")
@@ -583,11 +799,24 @@ fn import_from_the_command_line() {
         data.origin.as_deref(),
         Some("size 5, games imported from komi_5x5.ptn")
     );
-    assert_eq!(data.len(), text.lines().count() - 1);
-    // A size with no games in the files is an error.
+    assert_eq!(data.len(), text.lines().count() - 2);
+    assert_eq!(
+        data.summary.as_ref().map(|s| (s.games, s.positions)),
+        Some((3, data.len()))
+    );
+    // An imported file is a whole set for `check`.
+    let check = cairn_tune(&["check", out_path.to_str().unwrap()], None);
+    assert_eq!(
+        check.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&check.stdout)
+    );
+    // A size with no games in the files is an error, and the file stays.
     let out = import("6");
-    let _ = std::fs::remove_file(&out_path);
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("no 6x6 game"), "{stderr}");
+    assert_eq!(std::fs::read_to_string(&out_path).unwrap(), text);
+    std::fs::remove_file(&out_path).unwrap();
 }

@@ -14,8 +14,8 @@
 //! judgement of each position is a far less noisy target than the game's one result
 //! (distillation); the tuner blends the two by `--lambda`.
 
-use super::selfplay::SCORE_CLAMP;
-use cairn_tak::board::{Color, Position};
+use super::selfplay::{Summary, SCORE_CLAMP};
+use cairn_tak::board::{Color, GameResult, Position};
 use cairn_tak::notation::ptn_game::{self, PtnGame};
 use cairn_tak::notation::tps;
 use std::io::Write;
@@ -37,6 +37,9 @@ pub struct ImportStats {
     pub positions: usize,
     /// Data lines with a teacher's score.
     pub scored: usize,
+    /// The games used, by result, and their data lines: the data file's closing line (a draw
+    /// the rules did not make, by repetition or a runner's move cap, counts as unfinished).
+    pub summary: Summary,
 }
 
 /// How the evaluations in a teacher engine's comments are written (the values of
@@ -95,11 +98,12 @@ impl Teacher {
     }
 }
 
-/// The data lines of one game at size `N`, or why it is skipped.
+/// The result of one game at size `N` (`None`: a draw the rules did not make) and its data
+/// lines, or why it is skipped.
 fn game_lines<const N: usize>(
     game: &PtnGame,
     teacher: Option<&Teacher>,
-) -> Result<Vec<String>, Skip> {
+) -> Result<(Option<GameResult>, Vec<String>), Skip> {
     match game.size() {
         Ok(n) if n == N => {}
         Ok(_) => return Err(Skip::Size),
@@ -128,7 +132,7 @@ fn game_lines<const N: usize>(
         }
         pos.make(mv);
     }
-    Ok(lines)
+    Ok((played.result, lines))
 }
 
 enum Skip {
@@ -151,8 +155,9 @@ pub fn import_ptn<const N: usize>(
     for (i, game) in games.iter().enumerate() {
         stats.games += 1;
         match game_lines::<N>(game, teacher) {
-            Ok(lines) => {
+            Ok((result, lines)) => {
                 stats.used += 1;
+                stats.summary.add(result, lines.len());
                 stats.positions += lines.len();
                 stats.scored += lines.iter().filter(|l| l.split('\t').count() == 4).count();
                 for line in lines {

@@ -1,16 +1,23 @@
-//! `cairn tune`: self-play data generation and Texel tuning of the evaluation weights.
+//! `cairn tune`: self-play data generation, data checks, and fitting the evaluation and the
+//! search to the data. Each mode is a subcommand:
 //!
-//! - `--generate` plays games in-process ([`selfplay`]) and writes their positions with the game
+//! - `generate` plays games in-process ([`selfplay`]) and writes their positions with the game
 //!   results and search scores to a data file; `--shard I/N` plays one part of such a run,
 //!   `--siblings P` adds positions one random move off the games' lines for P% of them;
-//! - `--import` turns the games of PTN files into data lines ([`import`]);
-//! - `--data` fits the weights of one board size to such files ([`texel`]), printing the loss of
+//! - `import` turns the games of PTN files into data lines ([`import`]);
+//! - `check` reports what a set of data files holds ([`data`]): the runs, their shards present
+//!   and missing, games and positions, parts cut short, parts of one run from different engines;
+//! - `texel` fits the weights of one board size to such files ([`texel`]), printing the loss of
 //!   each round, and with `--write` overwrites that size's params file
 //!   (`crates/tak/src/eval/params/s<N>.rs`), recording the data and the losses in its header;
-//! - `--nnue` trains a network evaluation ([`network`], for [`cairn_tak::eval::nnue`]) on the same
-//!   data;
-//! - `--spsa` tunes the search's constants by self-play game pairs ([`spsa`]).
+//! - `network` trains a network evaluation ([`network`], for [`cairn_tak::eval::nnue`]) on the
+//!   same data, and `score` compares networks on it;
+//! - `spsa` tunes the search's constants by self-play game pairs ([`spsa`]).
+//!
+//! Every fit checks its data first, as `check` does, and refuses a part cut short or a run with
+//! a shard missing or from another engine unless `--allow-partial`.
 
+pub mod data;
 pub mod import;
 pub mod network;
 pub mod selfplay;
@@ -20,104 +27,190 @@ pub mod texel;
 use cairn_tak::board::Komi;
 use cairn_tak::eval::nnue::Network;
 use cairn_tak::eval::params::{self, WEIGHTS};
+use data::OutFile;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
-/// Arguments of `cairn tune`.
+/// Arguments of `cairn tune`: one of its modes.
 #[derive(clap::Args, Clone, Debug)]
 #[command(after_help = "Examples:\n  \
-    nice -n 10 cairn tune --generate --size 6 --games 2000 --nodes 3000 --out target/tune-s6.txt\n  \
-    cairn tune --data target/tune-s6.txt --size 6 --rounds 5\n  \
-    cairn tune --generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
-    --out s6-part03.txt\n  \
-    cairn tune --import vs-tiltak.ptn,tiltak-self.ptn --size 6 --out target/games-s6.txt\n  \
-    cairn tune --data target/tune-s6.txt,target/games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
-    --steps 200 --write\n  \
-    cairn tune --data target/tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --nnue s6.nnue \
-    --epochs 12\n  \
-    cairn tune --spsa spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3\n  \
-    cairn tune --score-nets s6-r7.nnue,s6-r8.nnue --data s6-seed64-37.txt --size 6 \
-    --lambda 0.5\n\n\
-    Data lines are <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.\n\
-    The shards 1/N..N/N of one seed, concatenated in order, are the whole run.")]
+    nice -n 10 cairn tune generate --size 6 --games 2000 --nodes 3000 --out tune-s6.txt\n  \
+    cairn tune check s6-seed11-*.txt\n  \
+    cairn tune texel --data tune-s6.txt --size 6 --rounds 5\n\n\
+    `cairn tune MODE --help` gives each mode's options and examples. Data lines are \
+    <TPS><TAB><result><TAB><half komi>[<TAB><score>]; # starts a comment.")]
 pub struct TuneArgs {
-    /// Play self-play games and write their positions (instead of tuning).
-    #[arg(long, conflicts_with_all = ["import", "data"])]
-    pub generate: bool,
-    /// Train a network (NNUE) on --data instead of the linear weights, and write it to this
-    /// file (see crates/tak/src/eval/nnue.rs).
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "write"])]
-    pub nnue: Option<PathBuf>,
-    /// Tune the search's pruning and reduction constants by SPSA instead: game pairs of
-    /// --games/2 at --nodes a move between perturbed values, recorded in (and resumed from)
-    /// this state file (see crates/tools/src/tune/spsa.rs). --freeze names constants to leave alone.
-    #[arg(long, value_name = "FILE", conflicts_with_all = ["generate", "import", "data", "nnue", "write"])]
-    pub spsa: Option<PathBuf>,
-    /// Score these network files (comma-separated) beside the linear evaluation on every line
-    /// of --data, split into game positions and siblings (instead of tuning): one yardstick
-    /// for networks of different rounds. Give data none of them was trained on.
-    #[arg(long, value_name = "FILES", value_delimiter = ',', conflicts_with_all = ["generate", "import", "nnue", "spsa", "write"])]
-    pub score_nets: Vec<PathBuf>,
-    /// SPSA's end rate r_end = a_end / c_end² (--spsa).
-    #[arg(long, default_value_t = 0.002)]
-    pub spsa_rate: f64,
-    /// How `--nnue` trains the network.
-    #[command(flatten)]
-    pub network: NnueArgs,
-    /// PTN files whose games become data lines in --out (instead of tuning), comma-separated.
-    #[arg(long, value_delimiter = ',', conflicts_with = "data")]
-    pub import: Vec<PathBuf>,
-    /// With --import: the engine (a part of its player tag) whose comments' evaluations become
-    /// the positions' scores, for tuning towards a stronger engine's judgement (--lambda).
-    #[arg(long, requires = "import")]
-    pub teacher: Option<String>,
-    /// How the teacher's comments give its evaluation (--teacher).
-    #[arg(long, value_enum, default_value_t = import::TeacherUnits::Expectation)]
-    pub teacher_units: import::TeacherUnits,
-    /// Play only part I of N of the games (--generate), for a batch system's array job.
-    #[arg(long, value_parser = selfplay::Shard::parse)]
-    pub shard: Option<selfplay::Shard>,
-    /// Percentage of the searched positions (0-100) that also get a sibling (--generate): the
-    /// position after one random other move, scored by its own search, written with result `*`
-    /// (fitted to its score alone), so that an evaluation also learns positions off the games'
-    /// lines, where a search spends most of its nodes.
-    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
-    pub siblings: u32,
+    /// The mode.
+    #[command(subcommand)]
+    pub command: TuneCommand,
+}
+
+/// The modes of `cairn tune`.
+#[derive(clap::Subcommand, Clone, Debug)]
+pub enum TuneCommand {
+    /// Play self-play games and write their positions as data (one shard of a run with --shard).
+    #[command(after_help = "Examples:\n  \
+        nice -n 10 cairn tune generate --size 6 --games 2000 --nodes 3000 --out tune-s6.txt\n  \
+        cairn tune generate --size 6 --games 16000 --nodes 5000 --seed 7 --shard 3/16 \
+        --out s6-seed7-003.txt\n\n\
+        The file is written as <OUT>.partial and renamed to OUT once every game is in, with \
+        its `# games=` summary. The shards 1/N..N/N of one seed, concatenated in order, are the \
+        whole run.")]
+    Generate(GenerateArgs),
+    /// Turn the games of PTN files into data lines.
+    #[command(after_help = "Example:\n  \
+        cairn tune import vs-tiltak.ptn tiltak-self.ptn --size 6 --teacher tiltak --out games-s6.txt")]
+    Import(ImportArgs),
+    /// Report what a set of data files holds: runs, shards present and missing, games,
+    /// positions, parts cut short, and parts of one run from different engines.
+    #[command(after_help = "Example:\n  \
+        cairn tune check s6-seed11-*.txt\n\n\
+        The exit code is 1 if anything is wrong: what a fit would refuse without --allow-partial.")]
+    Check(CheckArgs),
+    /// Fit the linear evaluation's weights to data files (Texel tuning).
+    #[command(after_help = "Examples:\n  \
+        cairn tune texel --data tune-s6.txt --size 6 --rounds 5\n  \
+        cairn tune texel --data tune-s6.txt,games-s6.txt --size 6 --lambda 0.5 --rounds 8 \
+        --steps 200 --write")]
+    Texel(TexelArgs),
+    /// Train a network evaluation (NNUE) on data files and write it to a file.
+    #[command(after_help = "Example:\n  \
+        cairn tune network --data tune-s6.txt --size 6 --lambda 0.3 --k 0.0026 --epochs 12 \
+        --residual --residual-scale auto --out s6.nnue")]
+    Network(NetworkArgs),
+    /// Score network files beside the linear evaluation on every line of data files.
+    #[command(after_help = "Example:\n  \
+        cairn tune score s6-r7.nnue,s6-r8.nnue --data s6-seed64-37.txt --size 6 --lambda 0.5")]
+    Score(ScoreArgs),
+    /// Tune the search's pruning and reduction constants by SPSA on self-play game pairs.
+    #[command(after_help = "Example:\n  \
+        cairn tune spsa --state spsa-s6.txt --size 6 --games 20000 --nodes 10000 --seed 3")]
+    Spsa(SpsaArgs),
+}
+
+/// The board size of a mode.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SizeArg {
     /// Board size (3-8).
     #[arg(long, default_value_t = 6, value_parser = cairn_tak::board::parse_size)]
     pub size: u8,
-    /// Games to play (--generate).
+}
+
+/// How self-play games are played (`generate`, `spsa`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PlayArgs {
+    /// Games to play.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..))]
     pub games: u32,
-    /// Nodes searched per move (--generate).
+    /// Nodes searched per move.
     #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
     pub nodes: u64,
-    /// Komi in flats, Black's favour (--generate; the help text gives its range).
+    /// Komi in flats, Black's favour (the help text gives its range).
     #[arg(long, default_value = "2", allow_negative_numbers = true,
-          help = format!("Komi in flats, Black's favour, {} (--generate)", Komi::RANGE_TEXT))]
+          help = format!("Komi in flats, Black's favour, {}", Komi::RANGE_TEXT))]
     pub komi: Komi,
-    /// Seed of the random starts (--generate).
+    /// Seed of the random starts.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Data file to write (--generate); default `target/tune-s<size>.txt`.
+}
+
+/// Arguments of `cairn tune generate`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct GenerateArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub play: PlayArgs,
+    /// Play only part I of N of the games, for a batch system's array job.
+    #[arg(long, value_parser = selfplay::Shard::parse)]
+    pub shard: Option<selfplay::Shard>,
+    /// Percentage of the searched positions (0-100) that also get a sibling: the position after
+    /// one random other move, scored by its own search, written with result `*` (fitted to its
+    /// score alone), so that an evaluation also learns positions off the games' lines, where a
+    /// search spends most of its nodes.
+    #[arg(long, default_value_t = 0, value_parser = clap::value_parser!(u32).range(0..=100))]
+    pub siblings: u32,
+    /// Data file to write; default `tune-s<size>-seed<seed>.txt` in the current directory
+    /// (`tune-s<size>-seed<seed>-<I>of<N>.txt` for a shard, zero-padded).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Data files to tune on, comma-separated (each file's last --holdout share validates).
-    #[arg(long, value_delimiter = ',')]
+}
+
+/// Arguments of `cairn tune import`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ImportArgs {
+    /// PTN files whose games become data lines (several, or comma-separated).
+    #[arg(required = true, value_delimiter = ',')]
+    pub files: Vec<PathBuf>,
+    /// Data file to write.
+    #[arg(long)]
+    pub out: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    /// The engine (a part of its player tag) whose comments' evaluations become the positions'
+    /// scores, for tuning towards a stronger engine's judgement (--lambda).
+    #[arg(long)]
+    pub teacher: Option<String>,
+    /// How the teacher's comments give its evaluation (--teacher).
+    #[arg(long, value_enum, default_value_t = import::TeacherUnits::Expectation, requires = "teacher")]
+    pub teacher_units: import::TeacherUnits,
+    /// The logistic scale that turns a teacher's expected scores into centiflats (default the
+    /// shipped weights' K).
+    #[arg(long, requires = "teacher")]
+    pub k: Option<f64>,
+}
+
+/// Arguments of `cairn tune check`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct CheckArgs {
+    /// The data files of the set (several, or comma-separated).
+    #[arg(required = true, value_delimiter = ',')]
+    pub files: Vec<PathBuf>,
+}
+
+/// The data of a fit, and how its target is made (`texel`, `network`, `score`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct DataArgs {
+    /// Data files, comma-separated (the shards of a run, other runs, imported games).
+    #[arg(long, required = true, value_delimiter = ',')]
     pub data: Vec<PathBuf>,
-    /// Weight of the game result in the target; the rest is the recorded search score.
+    /// Take the data even if a part has no `# games=` summary (cut short), a run has a shard
+    /// missing or twice, or its parts come from different engines (`cairn tune check` lists
+    /// what is wrong).
+    #[arg(long)]
+    pub allow_partial: bool,
+    /// Weight of the game result in the target (0 to 1); the rest is the recorded search score.
     #[arg(long, default_value_t = 1.0)]
     pub lambda: f64,
+    /// The logistic scale K, fixed. `texel` fits it to the data by default; `network` and
+    /// `score` use the shipped weights' K. Fixing it keeps the evaluation on the scale the
+    /// search's margins were set for.
+    #[arg(long)]
+    pub k: Option<f64>,
+    /// Share of the positions (the last ones of each file) held out for validation (`texel`,
+    /// `network`).
+    #[arg(long, default_value_t = 0.1)]
+    pub holdout: f64,
+}
+
+/// Arguments of `cairn tune texel`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TexelArgs {
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub data: DataArgs,
     /// Start from (and with --l2, stay near) another size's weights instead of this size's own:
     /// a prior for a size with little data.
     #[arg(long, value_parser = cairn_tak::board::parse_size)]
     pub start_from: Option<u8>,
-    /// The logistic scale K, fixed (default: fitted to the data with the current weights).
-    /// Fixing it keeps the evaluation on the scale the search's margins were set for. With
-    /// --teacher, the scale that turns expected scores into centiflats (default
-    /// the shipped weights' K).
-    #[arg(long)]
-    pub k: Option<f64>,
     /// Tuning rounds; the loss is printed after each.
     #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
     pub rounds: u32,
@@ -130,41 +223,94 @@ pub struct TuneArgs {
     /// Penalty on the squared distance of the weights from the current ones (per centiflat²).
     #[arg(long, default_value_t = 0.0)]
     pub l2: f64,
-    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`);
-    /// with --spsa, search constants to leave alone (e.g. `lmr_base`).
+    /// Features to leave at their current weights, by name, comma-separated (e.g. `tempo`).
     #[arg(long, value_delimiter = ',')]
     pub freeze: Vec<String>,
-    /// Share of the positions (the last ones) held out for validation.
-    #[arg(long, default_value_t = 0.1)]
-    pub holdout: f64,
-    /// Overwrite the size's params file with the tuned weights.
+    /// Overwrite the size's params file (`<params-dir>/s<size>.rs`) with the tuned weights.
     #[arg(long)]
     pub write: bool,
-    /// Folder of the params files (--write).
-    #[arg(long, default_value = "crates/tak/src/eval/params")]
-    pub params_dir: PathBuf,
+    /// Folder of the params files (--write); default `crates/tak/src/eval/params` under the
+    /// current directory, which must be the repository's top.
+    #[arg(long, requires = "write")]
+    pub params_dir: Option<PathBuf>,
 }
 
-/// How `cairn tune --nnue` trains a network: the options marked (--nnue).
+/// Arguments of `cairn tune network`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NetworkArgs {
+    /// The network file to write (see crates/tak/src/eval/nnue.rs).
+    #[arg(long, value_name = "FILE")]
+    pub out: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub data: DataArgs,
+    /// How the network is trained.
+    #[command(flatten)]
+    pub network: NnueArgs,
+    /// Seed of the network's first weights.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// Arguments of `cairn tune score`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ScoreArgs {
+    /// Network files to score (several, or comma-separated). Give data none of them was
+    /// trained on.
+    #[arg(required = true, value_delimiter = ',')]
+    pub nets: Vec<PathBuf>,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub data: DataArgs,
+}
+
+/// Arguments of `cairn tune spsa`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SpsaArgs {
+    /// The state file: each pair as it ends is recorded in it, and a run started again with the
+    /// same settings resumes from it (see crates/tools/src/tune/spsa.rs).
+    #[arg(long, value_name = "FILE")]
+    pub state: PathBuf,
+    #[command(flatten)]
+    #[allow(missing_docs)]
+    pub size: SizeArg,
+    /// Game pairs of --games/2 at --nodes a move between perturbed values.
+    #[command(flatten)]
+    pub play: PlayArgs,
+    /// SPSA's end rate r_end = a_end / c_end².
+    #[arg(long, default_value_t = 0.002)]
+    pub rate: f64,
+    /// Search constants to leave alone, comma-separated (e.g. `lmr_base`).
+    #[arg(long, value_delimiter = ',')]
+    pub freeze: Vec<String>,
+}
+
+/// How `cairn tune network` trains a network.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NnueArgs {
-    /// Passes over the training positions (--nnue).
+    /// Passes over the training positions.
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=1000))]
     pub epochs: u32,
-    /// Positions per Adam step (--nnue).
+    /// Positions per Adam step.
     #[arg(long, default_value_t = 16384, value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
     pub batch: u32,
-    /// Adam's step size in the first epoch (--nnue).
+    /// Adam's step size in the first epoch.
     #[arg(long, default_value_t = 0.001)]
     pub learning_rate: f64,
-    /// The step size is multiplied by this after each epoch (--nnue).
+    /// The step size is multiplied by this after each epoch.
     #[arg(long, default_value_t = 0.8)]
     pub decay: f64,
-    /// Train on the positions as they are, without their 7 mirror images (--nnue).
+    /// Train on the positions as they are, without their 7 mirror images.
     #[arg(long)]
     pub no_augment: bool,
-    /// Train a correction added to the linear evaluation instead of a whole evaluation
-    /// (--nnue): the network learns what the linear terms miss.
+    /// Train a correction added to the linear evaluation instead of a whole evaluation: the
+    /// network learns what the linear terms miss.
     #[arg(long)]
     pub residual: bool,
     /// With --residual: multiply the trained correction by this (more than 0, at most 1)
@@ -174,17 +320,17 @@ pub struct NnueArgs {
     #[arg(long, default_value = "1", requires = "residual")]
     pub residual_scale: ResidualScale,
     /// The weight of a sibling's error (a position one random move off the game, scored by
-    /// its search alone) against a game position's 1, above 0 and at most 100 (--nnue).
+    /// its search alone) against a game position's 1, above 0 and at most 100.
     #[arg(long, default_value_t = 1.0)]
     pub sibling_weight: f64,
-    /// Start training from this network file instead of random weights (--nnue): a
-    /// fine-tune of an earlier round on new data, usually at a lower --learning-rate. Its
-    /// board size and --residual must match.
-    #[arg(long, value_name = "FILE", requires = "nnue")]
+    /// Start training from this network file instead of random weights: a fine-tune of an
+    /// earlier round on new data, usually at a lower --learning-rate. Its board size and
+    /// --residual must match.
+    #[arg(long, value_name = "FILE")]
     pub init: Option<PathBuf>,
 }
 
-/// The share of a residual network's correction that `cairn tune --nnue` writes.
+/// The share of a residual network's correction that `cairn tune network` writes.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ResidualScale {
     /// This share, in (0, 1].
@@ -208,21 +354,40 @@ impl std::str::FromStr for ResidualScale {
     }
 }
 
+/// The modes of the old single-command form (`cairn tune --generate ...`), each with the
+/// subcommand that replaced it: `tune` names the new form when it meets one.
+pub const OLD_MODES: [(&str, &str); 6] = [
+    ("--generate", "generate"),
+    ("--import", "import FILES"),
+    ("--nnue", "network --out FILE"),
+    ("--score-nets", "score FILES"),
+    ("--spsa", "spsa --state FILE"),
+    ("--data", "texel --data FILES"),
+];
+
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
 pub fn run(args: TuneArgs) -> i32 {
-    let size = args.size as usize;
-    let outcome = if let Some(path) = &args.spsa {
-        cairn_tak::with_size!(size, |N| run_spsa::<N>(&args, path), else unreachable!())
-    } else if args.generate {
-        cairn_tak::with_size!(size, |N| generate::<N>(&args), else unreachable!())
-    } else if !args.score_nets.is_empty() {
-        cairn_tak::with_size!(size, |N| score_nets::<N>(&args), else unreachable!())
-    } else if let Some(out) = &args.nnue {
-        cairn_tak::with_size!(size, |N| train_nnue::<N>(&args, out), else unreachable!())
-    } else if !args.import.is_empty() {
-        cairn_tak::with_size!(size, |N| import::<N>(&args), else unreachable!())
-    } else {
-        cairn_tak::with_size!(size, |N| tune::<N>(&args), else unreachable!())
+    let with_size = |size: &SizeArg| size.size as usize;
+    let outcome = match &args.command {
+        TuneCommand::Generate(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| generate::<N>(a), else unreachable!())
+        }
+        TuneCommand::Import(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| import::<N>(a), else unreachable!())
+        }
+        TuneCommand::Check(a) => check(a),
+        TuneCommand::Texel(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| tune::<N>(a), else unreachable!())
+        }
+        TuneCommand::Network(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| train_nnue::<N>(a), else unreachable!())
+        }
+        TuneCommand::Score(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| score_nets::<N>(a), else unreachable!())
+        }
+        TuneCommand::Spsa(a) => {
+            cairn_tak::with_size!(with_size(&a.size), |N| run_spsa::<N>(a), else unreachable!())
+        }
     };
     match outcome {
         Ok(()) => 0,
@@ -233,25 +398,125 @@ pub fn run(args: TuneArgs) -> i32 {
     }
 }
 
-fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+/// `tune check`: the report on stdout; an error (exit code 1) if the set has problems.
+fn check(args: &CheckArgs) -> Result<(), String> {
+    let stdout = std::io::stdout();
+    data::report(&args.files, &mut stdout.lock())
+}
+
+/// The default data file of a generation run, in the current directory: size and seed, and for
+/// a shard its number and count, zero-padded to at least 3 digits so that names sort in order.
+pub fn default_out(size: usize, seed: u64, shard: selfplay::Shard) -> PathBuf {
+    if shard == selfplay::Shard::WHOLE {
+        return PathBuf::from(format!("tune-s{size}-seed{seed}.txt"));
+    }
+    let width = shard.count.to_string().len().max(3);
+    PathBuf::from(format!(
+        "tune-s{size}-seed{seed}-{:0width$}of{:0width$}.txt",
+        shard.index + 1,
+        shard.count
+    ))
+}
+
+/// Seconds between the progress lines of a generation when stderr is not a terminal.
+const PROGRESS_SECONDS: u64 = 30;
+
+/// The progress of a generation on stderr: a bar with the rate and the time left on a terminal,
+/// else a line every [`PROGRESS_SECONDS`] and one at the end.
+struct Progress {
+    bar: Option<indicatif::ProgressBar>,
+    started: Instant,
+    last_line: Mutex<Instant>,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        let bar = std::io::stderr().is_terminal().then(|| {
+            let bar = indicatif::ProgressBar::new(total as u64);
+            let style = indicatif::ProgressStyle::with_template(
+                "tune {elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, eta {eta} {msg}",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            bar.set_style(style);
+            bar
+        });
+        Progress {
+            bar,
+            started: Instant::now(),
+            last_line: Mutex::new(Instant::now()),
+        }
+    }
+
+    fn game(&self, done: usize, total: usize, summary: &selfplay::Summary) {
+        let draws = 100.0 * summary.draw_rate();
+        if let Some(bar) = &self.bar {
+            bar.set_position(done as u64);
+            bar.set_message(format!(
+                "{} positions, draws {draws:.1}%",
+                summary.positions
+            ));
+            return;
+        }
+        let Ok(mut last) = self.last_line.lock() else {
+            return;
+        };
+        if done < total && last.elapsed() < Duration::from_secs(PROGRESS_SECONDS) {
+            return;
+        }
+        *last = Instant::now();
+        let secs = self.started.elapsed().as_secs_f64();
+        let left = secs / done as f64 * (total - done) as f64;
+        eprintln!(
+            "tune: {done}/{total} games, {} positions, draws {draws:.1}%, {:.1} games/min, \
+             {secs:.0} s, eta {left:.0} s",
+            summary.positions,
+            done as f64 * 60.0 / secs.max(1e-9)
+        );
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
+    let play = &args.play;
+    let shard = args.shard.unwrap_or(selfplay::Shard::WHOLE);
     let path = args
         .out
         .clone()
-        .unwrap_or_else(|| PathBuf::from(format!("target/tune-s{N}.txt")));
+        .unwrap_or_else(|| default_out(N, play.seed, shard));
     let name = path.display();
-    let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
+    let mut file = OutFile::create(&path, "--out")?;
     let settings = selfplay::Settings {
-        games: args.games as usize,
-        nodes: args.nodes,
-        komi: args.komi,
-        seed: args.seed,
+        games: play.games as usize,
+        nodes: play.nodes,
+        komi: play.komi,
+        seed: play.seed,
         max_plies: 400,
-        shard: args.shard.unwrap_or(selfplay::Shard::WHOLE),
+        shard,
         siblings: args.siblings,
     };
+    let games = shard.games(settings.games).len();
+    eprintln!(
+        "tune: {games} games ({}) -> {name} (as {name}.partial until done)",
+        if shard == selfplay::Shard::WHOLE {
+            "the whole run".to_string()
+        } else {
+            format!("shard {shard} of {}", settings.games)
+        }
+    );
     let started = Instant::now();
-    let summary = selfplay::generate::<N>(&settings, &mut std::io::BufWriter::new(file))
-        .map_err(|e| format!("--out {name}: {e}"))?;
+    let progress = Progress::new(games);
+    let summary = selfplay::generate::<N>(&settings, &mut file, &|done, total, summary| {
+        progress.game(done, total, summary)
+    });
+    progress.finish();
+    let summary = summary.map_err(|e| format!("--out {name}: {e}"))?;
+    file.commit().map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{} games ({} white, {} black, {} draws = {:.1}%; {} roads, {} flats, {} unfinished), \
          {} positions ({} of them siblings), {:.0} s -> {name}",
@@ -270,8 +535,10 @@ fn generate<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> {
+fn run_spsa<const N: usize>(args: &SpsaArgs) -> Result<(), String> {
     use cairn_search::Tunables;
+    let path = &args.state;
+    let play = &args.play;
     let frozen = args
         .freeze
         .iter()
@@ -281,12 +548,12 @@ fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> 
         })
         .collect::<Result<Vec<usize>, String>>()?;
     let settings = spsa::SpsaSettings {
-        pairs: (args.games as usize).div_ceil(2),
-        nodes: args.nodes,
-        komi: args.komi,
-        seed: args.seed,
+        pairs: (play.games as usize).div_ceil(2),
+        nodes: play.nodes,
+        komi: play.komi,
+        seed: play.seed,
         max_plies: 300,
-        rate: args.spsa_rate,
+        rate: args.rate,
         frozen,
     };
     let started = Instant::now();
@@ -309,23 +576,18 @@ fn run_spsa<const N: usize>(args: &TuneArgs, path: &Path) -> Result<(), String> 
     Ok(())
 }
 
-fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
-    let path = args
-        .out
-        .clone()
-        .ok_or("--import needs --out FILE for the data lines")?;
+fn import<const N: usize>(args: &ImportArgs) -> Result<(), String> {
+    let path = &args.out;
     let name = path.display();
     // Read every input first, so that a missing one fails before anything is written.
     let texts = args
-        .import
+        .files
         .iter()
-        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("--import {}: {e}", p.display())))
+        .map(|p| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display())))
         .collect::<Result<Vec<String>, String>>()?;
-    let file = std::fs::File::create(&path).map_err(|e| format!("--out {name}: {e}"))?;
-    let mut out = std::io::BufWriter::new(file);
-    use std::io::Write;
+    let mut out = OutFile::create(path, "--out")?;
     let files = args
-        .import
+        .files
         .iter()
         .map(|p| {
             p.file_name().map_or_else(
@@ -335,44 +597,47 @@ fn import<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         })
         .collect::<Vec<_>>()
         .join(" ");
-    writeln!(
-        out,
-        "# cairn tune data: size {N}, games imported from {files}"
-    )
-    .map_err(|e| format!("--out {name}: {e}"))?;
+    let io = |e: std::io::Error| format!("--out {name}: {e}");
+    writeln!(out, "{}size {N}, games imported from {files}", data::HEADER).map_err(io)?;
     let teacher = args.teacher.as_ref().map(|name| import::Teacher {
         name: name.clone(),
         units: args.teacher_units,
         k: args.k.unwrap_or(cairn_tak::eval::SHIPPED_K),
     });
     let mut stats = import::ImportStats::default();
-    for (p, text) in args.import.iter().zip(&texts) {
+    for (p, text) in args.files.iter().zip(&texts) {
         let source = p.display().to_string();
         import::import_ptn::<N>(text, &source, teacher.as_ref(), &mut out, &mut stats)?;
         eprintln!("tune: {source}: {} games so far", stats.games);
     }
-    out.flush().map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{} games: {} used, {} of another size, {} without a result on the board, {} not \
-         replayable; {} positions ({} with a teacher's score) -> {name}",
+         replayable; {} positions ({} with a teacher's score){}",
         stats.games,
         stats.used,
         stats.other_size,
         stats.no_result,
         stats.bad,
         stats.positions,
-        stats.scored
+        stats.scored,
+        if stats.used > 0 {
+            format!(" -> {name}")
+        } else {
+            String::new()
+        }
     );
     if stats.used == 0 {
         return Err(format!(
-            "--import: no {N}x{N} game with a result on the board"
+            "no {N}x{N} game with a result on the board; {name} not written"
         ));
     }
+    writeln!(out, "{}", stats.summary.comment()).map_err(io)?;
+    out.commit().map_err(io)?;
     Ok(())
 }
 
-/// Checks the result's weight in the target, which every fit and `--score-nets` read.
-fn check_lambda(args: &TuneArgs) -> Result<(), String> {
+/// Checks the result's weight in the target, which every fit and `score` read.
+fn check_lambda(args: &DataArgs) -> Result<(), String> {
     if !(0.0..=1.0).contains(&args.lambda) {
         return Err(format!("--lambda {}: must be from 0 to 1", args.lambda));
     }
@@ -381,7 +646,7 @@ fn check_lambda(args: &TuneArgs) -> Result<(), String> {
 
 /// Checks the arguments every fit shares: the result's weight in the target and the share held
 /// out for validation.
-fn check_split(args: &TuneArgs) -> Result<(), String> {
+fn check_split(args: &DataArgs) -> Result<(), String> {
     check_lambda(args)?;
     if !(0.0..0.9).contains(&args.holdout) {
         return Err(format!("--holdout {}: must be from 0 to 0.9", args.holdout));
@@ -390,7 +655,7 @@ fn check_split(args: &TuneArgs) -> Result<(), String> {
 }
 
 /// The logistic scale of a network fit or score: `--k`, or the shipped weights' scale.
-fn network_k(args: &TuneArgs) -> Result<f64, String> {
+fn network_k(args: &DataArgs) -> Result<f64, String> {
     let k = args.k.unwrap_or(cairn_tak::eval::SHIPPED_K);
     if !(k > 0.0 && k.is_finite()) {
         return Err(format!("--k {k}: must be positive"));
@@ -412,28 +677,27 @@ fn read_network<const N: usize>(path: &Path, option: &str) -> Result<Network, St
     Ok(net)
 }
 
-/// `--score-nets`: the linear evaluation's losses and each network's on every data line of the
+/// `cairn tune score`: the linear evaluation's losses and each network's on every data line of the
 /// data files, split into the games' own positions and the siblings. Each round of training
 /// reports its losses on its own holdout; this scores networks of different rounds on the same
 /// lines, so they can be compared before their SPRT (give lines none of them was trained on).
-fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
+fn score_nets<const N: usize>(score: &ScoreArgs) -> Result<(), String> {
     use network::NetData;
-    if args.data.is_empty() {
-        return Err("--score-nets needs --data FILE to score the networks on".to_string());
-    }
+    let args = &score.data;
     // Every line is scored, so --holdout does not apply.
     check_lambda(args)?;
     let k = network_k(args)?;
-    let nets = args
-        .score_nets
+    let nets = score
+        .nets
         .iter()
         .map(|path| {
             Ok((
                 path.display().to_string(),
-                read_network::<N>(path, "--score-nets")?,
+                read_network::<N>(path, "score")?,
             ))
         })
         .collect::<Result<Vec<_>, String>>()?;
+    data::check_before_fit(&args.data, args.allow_partial)?;
     let mut data = NetData::default();
     for path in &args.data {
         let file = path.display();
@@ -478,14 +742,12 @@ fn score_nets<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// `--nnue`: a network trained on the data files, written to its file.
-fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String> {
+/// `cairn tune network`: a network trained on the data files, written to its file.
+fn train_nnue<const N: usize>(fit: &NetworkArgs) -> Result<(), String> {
     use network::{Model, NetData, TrainConfig};
-    if args.data.is_empty() {
-        return Err("give --data FILE to train the network on".to_string());
-    }
+    let args = &fit.data;
     check_split(args)?;
-    let nnue = &args.network;
+    let nnue = &fit.network;
     if !(nnue.learning_rate > 0.0 && nnue.learning_rate < 1.0) {
         return Err(format!(
             "--learning-rate {}: must be above 0 and below 1",
@@ -517,6 +779,9 @@ fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String>
         _ => {}
     }
     let k = network_k(args)?;
+    let out = &fit.out;
+    let mut file = OutFile::create(out, "--out")?;
+    data::check_before_fit(&args.data, args.allow_partial)?;
     let mut train = NetData::default();
     let mut valid = NetData::default();
     for path in &args.data {
@@ -561,7 +826,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String>
         }
         None => Model::new(
             cairn_tak::eval::nnue::Layout::of(N),
-            args.seed,
+            fit.seed,
             nnue.residual,
         ),
     };
@@ -570,7 +835,7 @@ fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String>
         batch: nnue.batch as usize,
         rate: nnue.learning_rate as f32,
         decay: nnue.decay as f32,
-        seed: args.seed,
+        seed: fit.seed,
         sibling_weight: nnue.sibling_weight as f32,
     };
     let (float, quantised) = model.train(&train, &valid, &config);
@@ -584,7 +849,9 @@ fn train_nnue<const N: usize>(args: &TuneArgs, out: &Path) -> Result<(), String>
     }
     let bytes = network.to_bytes();
     let name = out.display();
-    std::fs::write(out, &bytes).map_err(|e| format!("--nnue {name}: {e}"))?;
+    file.write_all(&bytes)
+        .and_then(|()| file.commit())
+        .map_err(|e| format!("--out {name}: {e}"))?;
     println!(
         "{N}x{N} {}network: {} training samples, {} validation positions (lambda {}, K {k}); \
          validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
@@ -639,10 +906,8 @@ fn report_scales(model: &network::Model, valid: &network::NetData, choice: Resid
     scales[chosen]
 }
 
-fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
-    if args.data.is_empty() {
-        return Err("give --data FILE to tune on (or --generate to make one)".to_string());
-    }
+fn tune<const N: usize>(fit: &TexelArgs) -> Result<(), String> {
+    let args = &fit.data;
     let name = args
         .data
         .iter()
@@ -650,13 +915,13 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         .collect::<Vec<_>>()
         .join(",");
     check_split(args)?;
-    if !(args.l2 >= 0.0 && args.l2.is_finite()) {
-        return Err(format!("--l2 {}: must be 0 or more", args.l2));
+    if !(fit.l2 >= 0.0 && fit.l2.is_finite()) {
+        return Err(format!("--l2 {}: must be 0 or more", fit.l2));
     }
-    if !(args.rate > 0.0 && args.rate.is_finite()) {
-        return Err(format!("--rate {}: must be positive", args.rate));
+    if !(fit.rate > 0.0 && fit.rate.is_finite()) {
+        return Err(format!("--rate {}: must be positive", fit.rate));
     }
-    let frozen = args
+    let frozen = fit
         .freeze
         .iter()
         .map(|f| {
@@ -665,6 +930,12 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             })
         })
         .collect::<Result<Vec<usize>, String>>()?;
+    let params_out = if fit.write {
+        Some(params_file::<N>(fit.params_dir.as_deref())?)
+    } else {
+        None
+    };
+    data::check_before_fit(&args.data, args.allow_partial)?;
     let mut train = texel::Dataset::default();
     let mut valid = texel::Dataset::default();
     for path in &args.data {
@@ -689,7 +960,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     }
     let draw_share = train.draw_share();
     let summary = train.summary.clone();
-    let origin_size = args.start_from.map_or(N, usize::from);
+    let origin_size = fit.start_from.map_or(N, usize::from);
     let start = texel::to_model(WEIGHTS[origin_size]);
     // K is fitted to the results alone; the scores are then read on that scale.
     let k = match args.k {
@@ -717,8 +988,8 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
         train.scored() + valid.scored(),
         args.lambda
     );
-    let mut trainer = texel::Trainer::new(start, k, args.rate);
-    trainer.l2 = args.l2;
+    let mut trainer = texel::Trainer::new(start, k, fit.rate);
+    trainer.l2 = fit.l2;
     for &i in &frozen {
         trainer.frozen[2 * i] = true;
         trainer.frozen[2 * i + 1] = true;
@@ -726,9 +997,9 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
     let mut rounds = Vec::new();
     // Early stopping: keep the weights of the round with the lowest validation loss.
     let mut best = (first_valid, 0, start);
-    for round in 1..=args.rounds {
+    for round in 1..=fit.rounds {
         let before = loss(&train, &trainer.w);
-        trainer.run(&train, args.steps as usize);
+        trainer.run(&train, fit.steps as usize);
         let after = loss(&train, &trainer.w);
         let valid_after = loss(&valid, &trainer.w);
         println!(
@@ -754,7 +1025,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             println!("  {:<16} {:?} -> {:?}", params::NAMES[i], old, new);
         }
     }
-    if args.write {
+    if fit.write {
         let games = match &summary {
             Some(s) => format!(
                 "{} games ({:.1}% drawn: {} white, {} black, {} draws; {} roads, {} flats)",
@@ -780,7 +1051,7 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
             .collect::<Vec<_>>()
             .join(", ");
         let mut header = vec![
-            "Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results"
+            "Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results"
                 .to_string(),
             format!(
                 "blended with search scores, lambda {}); generated, do not edit by hand.",
@@ -803,14 +1074,14 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
                 "Started from the {origin_size}x{origin_size} weights; K = {k:.6}; {} rounds of {} \
                  Adam steps (rate {}, l2 {}, frozen: {}); \
                  training loss per round:",
-                args.rounds,
-                args.steps,
-                args.rate,
-                args.l2,
-                if args.freeze.is_empty() {
+                fit.rounds,
+                fit.steps,
+                fit.rate,
+                fit.l2,
+                if fit.freeze.is_empty() {
                     "none".to_string()
                 } else {
-                    args.freeze.join(",")
+                    fit.freeze.join(",")
                 }
             ),
         ];
@@ -821,10 +1092,33 @@ fn tune<const N: usize>(args: &TuneArgs) -> Result<(), String> {
              {first_valid:.6} -> {last_valid:.6}.",
             best.1
         ));
-        let out = args.params_dir.join(format!("s{N}.rs"));
-        std::fs::write(&out, params::render(N, &tuned, &header))
-            .map_err(|e| format!("--write {}: {e}", out.display()))?;
-        println!("wrote {}", out.display());
+        let mut out = params_out.expect("opened with --write");
+        let name = out.path().display().to_string();
+        out.write_all(params::render(N, &tuned, &header).as_bytes())
+            .and_then(|()| out.commit())
+            .map_err(|e| format!("--write {name}: {e}"))?;
+        println!("wrote {name}");
     }
     Ok(())
+}
+
+/// The params file `--write` overwrites, checked before the fit: `<dir>/s<N>.rs`, which must
+/// exist (a folder without it is not the params folder).
+fn params_file<const N: usize>(dir: Option<&Path>) -> Result<OutFile, String> {
+    let (dir, given) = match dir {
+        Some(dir) => (dir, true),
+        None => (Path::new("crates/tak/src/eval/params"), false),
+    };
+    let path = dir.join(format!("s{N}.rs"));
+    if !path.is_file() {
+        return Err(if given {
+            format!("--params-dir {}: no s{N}.rs in it", dir.display())
+        } else {
+            format!(
+                "--write: no {} here: run from the repository's top, or give --params-dir",
+                path.display()
+            )
+        });
+    }
+    OutFile::create(&path, "--write")
 }

@@ -1,4 +1,4 @@
-//! Training a network (`cairn tune --nnue`): the data files of `cairn tune`, as sparse inputs,
+//! Training a network (`cairn tune network`): the data files of `cairn tune`, as sparse inputs,
 //! fitted by minibatch Adam on the CPU.
 //!
 //! Every data line (`<TPS> <result> <half komi> [<score>]`) becomes the active inputs of both

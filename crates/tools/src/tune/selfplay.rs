@@ -33,7 +33,6 @@ use std::io::Write;
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
-use std::time::Instant;
 
 /// Search scores beyond this (proven results) are written as this, in centiflats.
 pub const SCORE_CLAMP: i32 = 3000;
@@ -207,33 +206,48 @@ impl Summary {
     }
 }
 
+impl Settings {
+    /// The header of the data a run of these settings writes at size `N`: the settings (the
+    /// shard last), then what plays the games ([`super::data::Provenance`]).
+    pub fn header<const N: usize>(&self) -> Vec<String> {
+        let shard = if self.shard == Shard::WHOLE {
+            String::new()
+        } else {
+            format!(", shard {}", self.shard)
+        };
+        let siblings = if self.siblings > 0 {
+            format!(", siblings {}%", self.siblings)
+        } else {
+            String::new()
+        };
+        let mut lines = vec![format!(
+            "{}size {N}, half komi {}, {} games, {} nodes per move, seed {}, at most {} plies\
+             {siblings}{shard}",
+            super::data::HEADER,
+            self.komi.halves(),
+            self.games,
+            self.nodes,
+            self.seed,
+            self.max_plies
+        )];
+        lines.extend(super::data::Provenance::current::<N>().lines());
+        lines
+    }
+}
+
 /// Plays the shard's games (in parallel on rayon's threads) and writes their positions to `out`
-/// in game order, with progress on stderr.
+/// in game order, after the header and before the summary; `on_game` hears of each game as it
+/// ends: the games done, the shard's games, and the summary so far.
 pub fn generate<const N: usize>(
     settings: &Settings,
     out: &mut (dyn Write + Send),
+    on_game: &(dyn Fn(usize, usize, &Summary) + Sync),
 ) -> std::io::Result<Summary> {
-    let shard = if settings.shard == Shard::WHOLE {
-        String::new()
-    } else {
-        format!(", shard {}", settings.shard)
-    };
-    let siblings = if settings.siblings > 0 {
-        format!(", siblings {}%", settings.siblings)
-    } else {
-        String::new()
-    };
-    writeln!(
-        out,
-        "# cairn tune data: size {N}, half komi {}, {} games, {} nodes per move, seed {}{siblings}{shard}",
-        settings.komi.halves(),
-        settings.games,
-        settings.nodes,
-        settings.seed
-    )?;
+    for line in settings.header::<N>() {
+        writeln!(out, "{line}")?;
+    }
     let range = settings.shard.games(settings.games);
     let total = range.len();
-    let started = Instant::now();
     let done = AtomicUsize::new(0);
     // Finished games wait in `pending` until every lower number has been written.
     struct Output<'a> {
@@ -272,15 +286,7 @@ pub fn generate<const N: usize>(
                 o.next += 1;
             }
             let n = done.fetch_add(1, Relaxed) + 1;
-            if n % 50 == 0 || n == total {
-                let secs = started.elapsed().as_secs_f64();
-                eprintln!(
-                    "tune: {n}/{total} games, {} positions, draws {:.1}%, {:.1} games/min",
-                    o.summary.positions,
-                    100.0 * o.summary.draw_rate(),
-                    n as f64 * 60.0 / secs.max(1e-9)
-                );
-            }
+            on_game(n, total, &o.summary);
         },
     );
     let o = shared.into_inner().expect("data lock");

@@ -1,4 +1,4 @@
-//! SPSA over the search's tunable constants ([`Tunables`]): `cairn tune --spsa FILE`.
+//! SPSA over the search's tunable constants ([`Tunables`]): `cairn tune spsa --state FILE`.
 //!
 //! Simultaneous perturbation stochastic approximation, as chess engines' testing frameworks run
 //! it. Each iteration takes the current values `θ`, flips a coin `Δᵢ = ±1` per constant, and plays
