@@ -743,6 +743,8 @@ fn accepts_only_the_named_players_standard_seeks() {
     peer.send("Seek new 4 bob 5 60 0 A 0 21 1 0 0 0 0 0 0");
     peer.send("Seek new 6 alice 5 60 0 A 0 30 1 0 0 0 0 0 0");
     peer.send("Seek new 7 alice 5 60 0 A 0 21 1 0 0 0 0 carol 0");
+    // Listed again (as at login and for `List`): judged once.
+    peer.send("Seek new 6 alice 5 60 0 A 0 30 1 0 0 0 0 0 0");
     peer.send("Seek new 8 Alice 4 60 0 B 0 15 0 0 0 0 0 cairn 0");
     peer.expect("Accept 8");
     peer.send("NOK");
@@ -760,6 +762,11 @@ fn accepts_only_the_named_players_standard_seeks() {
     peer.send("Game#2 Over 1-0");
     let (code, stderr) = finish(child);
     assert_eq!(code, Some(0), "{stderr}");
+    assert_eq!(
+        stderr.matches("not accepting seek 6 by alice").count(),
+        1,
+        "{stderr}"
+    );
 }
 
 /// Every move shape in both notations: fixed pairs, then every legal move of many positions on
@@ -1081,8 +1088,111 @@ fn a_refused_login_is_one_error_and_exit_1() {
         1,
         "{stderr}"
     );
-    // A server that never greets (a WebSocket port spoken to in plain TCP) is not retried for
-    // ever: its test would wait the 30 s login timeout, so it is left to the real server test.
+    // A server that never greets (a WebSocket port spoken to in plain TCP) is given up after
+    // 5 s of silence, with the hint.
+    let child = run_with_password(&addr, &["--user", "cairn"], "secret");
+    let silent = Peer::accept(&listener);
+    let since = Instant::now();
+    let (code, stderr) = finish(child);
+    let took = since.elapsed();
+    drop(silent);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        took >= Duration::from_millis(4500) && took < Duration::from_secs(8),
+        "{took:?}"
+    );
+    assert!(
+        stderr.lines().last().unwrap().ends_with(
+            "does not answer as a playtak server (not a word in 5 s); for a WebSocket port give \
+             --websocket"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_takeover_of_the_account_exits_3() {
+    let (listener, addr) = listen();
+    let child = client(&addr, &["--user", "cairn"]);
+    let mut peer = Peer::accept(&listener);
+    peer.handshake("Login cairn secret", "Welcome cairn!");
+    peer.recv();
+    peer.send("Message You've logged in from another window. Disconnecting");
+    let (code, stderr) = finish(child);
+    assert_eq!(code, Some(3), "{stderr}");
+    assert!(
+        stderr.lines().last().unwrap().starts_with(
+            "error: another login took over this account (cairn); stopping for good (exit status 3)"
+        ),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("reconnecting"), "{stderr}");
+}
+
+#[test]
+fn a_search_overtaken_by_an_undo_is_dropped_not_kept_as_after_a_drop() {
+    let (listener, addr) = listen();
+    let child = one_game(&addr, &["--tc", "600+0", "--accept-undo"]);
+    let mut peer = start_game(&listener, "black", 0);
+    // White's move on a long clock: Cairn thinks for long.
+    peer.send("Game#5 Timems 600000 600000");
+    peer.send("Game#5 P A1");
+    peer.only_pings_for(Duration::from_millis(300));
+    // The move is taken back while Cairn thinks, then played again.
+    peer.send("Game#5 RequestUndo");
+    peer.expect("Game#5 RequestUndo");
+    peer.send("OK");
+    peer.send("Game#5 Timems 600000 600000");
+    peer.send("Game#5 Undo");
+    peer.only_pings_for(Duration::from_millis(300));
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("Game#5 P A1");
+    let mv = move_of_5(&mut peer);
+    let mut board = Board::<5>::new(0);
+    board.apply_server("P A1");
+    board.apply_server(&mv);
+    peer.send("Game#5 Timems 6000 6000");
+    peer.send("OK");
+    peer.send("Game#5 Over 1-0");
+    let stderr = exits_0_saying(
+        child,
+        &["a1 taken back", "answers an earlier position; dropped"],
+    );
+    for words in ["connection dropped", "not back yet", "keeping it"] {
+        assert!(!stderr.contains(words), "`{words}` in:\n{stderr}");
+    }
+}
+
+#[test]
+fn a_second_signal_while_the_link_is_down_does_not_claim_a_resignation() {
+    let (listener, addr) = listen();
+    let child = client(
+        &addr,
+        &[
+            "--user",
+            "cairn",
+            "--size",
+            "5",
+            "--reconnect-delay",
+            "3000",
+        ],
+    );
+    let mut peer = start_game(&listener, "white", 0);
+    let mv = move_of_5(&mut peer);
+    Board::<5>::new(0).apply_server(&mv);
+    child.signal("TERM");
+    peer.only_pings_for(Duration::from_millis(150));
+    drop(peer);
+    std::thread::sleep(Duration::from_millis(300));
+    child.signal("TERM");
+    let stderr = exits_0_saying(
+        child,
+        &[
+            "SIGTERM again while the connection is down: game 5 cannot be resigned; stopping now",
+            "game 5 left unfinished",
+        ],
+    );
+    assert!(!stderr.contains("resigning"), "{stderr}");
 }
 
 #[test]
@@ -1233,7 +1343,7 @@ fn resign_only_a_lost_game_and_only_when_asked() {
     drop(peer);
     let stderr = kill(child);
     assert!(
-        stderr.contains("resigning, the search proves a loss (-R"),
+        stderr.contains("resigning, the search proves a loss: the opponent has a road within "),
         "{stderr}"
     );
     // Without --resign, the same position gets a move.
@@ -1458,5 +1568,45 @@ fn small_option_errors() {
         assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
         assert!(stderr.contains(error), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    }
+    // The seek's options would not filter what --accept accepts: refused with it.
+    for args in [
+        &["--size", "6"][..],
+        &["--tc", "600+5"],
+        &["--komi", "2"],
+        &["--color", "white"],
+        &["--unrated"],
+        &["--tournament"],
+        &["--extra-time", "10+30"],
+        &["--flats", "30"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args(["playtak", "--accept", "*"])
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "'--accept <NAME>' cannot be used with '{}",
+                args[0]
+            )),
+            "{args:?}: {stderr}"
+        );
+    }
+    // The link's timing options are in the help.
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for flag in [
+        "--ping-interval <SECONDS>",
+        "--ping-timeout <SECONDS>",
+        "--reconnect-delay <MS>",
+    ] {
+        assert!(help.contains(flag), "{flag} not in:\n{help}");
     }
 }

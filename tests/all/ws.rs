@@ -741,6 +741,131 @@ fn one_connection_over_the_limit_is_refused() {
     refused_once(&mut server, 3, 503, "2 connections are open", 5);
 }
 
+/// Waits until the server ends `socket` without a word (EOF or reset); fails on any byte or
+/// after `DEADLINE`.
+fn closed_silently(socket: &mut TcpStream) {
+    socket.set_read_timeout(Some(DEADLINE)).unwrap();
+    let mut buf = [0u8; 64];
+    match socket.read(&mut buf) {
+        Ok(0) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionReset => {}
+        Ok(n) => panic!("the server wrote {:?}", String::from_utf8_lossy(&buf[..n])),
+        Err(e) => panic!("the socket was not closed: {e}"),
+    }
+}
+
+#[test]
+fn silent_sockets_do_not_take_the_place_of_a_browser() {
+    let mut server = Server::start_with(&["--max-connections", "2"]);
+    // Eight sockets that never send a request, more than the connection limit.
+    let opened = Instant::now();
+    let mut silent: Vec<TcpStream> = (0..8)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    std::thread::sleep(Duration::from_millis(200));
+    // PTN Ninja and a program are served at once, and they are what the limit counts.
+    let mut ninja = server.connect_from("https://ptn.ninja");
+    let mut program = server.connect();
+    assert!(opened.elapsed() < Duration::from_secs(1));
+    assert!(ninja.sync().is_empty());
+    assert!(program.sync().is_empty());
+    assert_eq!(
+        server.refused(None),
+        (503, "too many connections\n".to_string())
+    );
+    // The silent ones are closed, unanswered, once the 2 s handshake timeout is over.
+    for socket in &mut silent {
+        closed_silently(socket);
+    }
+    let took = opened.elapsed();
+    assert!(
+        took >= Duration::from_millis(1900) && took < Duration::from_secs(4),
+        "{took:?}"
+    );
+    for id in 1..=8 {
+        let line = server.log_line(|l| l.contains(&format!("connection #{id} from ")));
+        assert!(
+            line.ends_with("no complete request within 2 s; closed"),
+            "{line}"
+        );
+    }
+    assert!(ninja.sync().is_empty());
+}
+
+#[test]
+fn a_flood_of_silent_sockets_closes_the_oldest() {
+    let mut server = Server::start_with(&["--max-connections", "1"]);
+    // More silent sockets than may wait for a handshake at once (16): each one past that closes
+    // the oldest, so the first four are closed at once and a browser still gets in.
+    let mut silent: Vec<TcpStream> = (0..20)
+        .map(|_| TcpStream::connect(&server.address).unwrap())
+        .collect();
+    let opened = Instant::now();
+    for socket in &mut silent[..4] {
+        closed_silently(socket);
+    }
+    assert!(opened.elapsed() < Duration::from_secs(1));
+    let mut ninja = server.connect_from("https://ptn.ninja");
+    assert!(opened.elapsed() < Duration::from_secs(1));
+    assert!(ninja.sync().is_empty());
+    let line = server.log_line(|l| l.contains("connection #1 from "));
+    assert!(
+        line.ends_with(
+            "closed without a request to make room, as 16 newer sockets wait for their handshake"
+        ),
+        "{line}"
+    );
+}
+
+#[test]
+fn a_plain_http_request_gets_a_page_saying_how_to_connect() {
+    let mut server = Server::start_with(&["--max-connections", "1"]);
+    // The one connection is taken: the page does not need a slot.
+    let mut ninja = server.connect_from("https://ptn.ninja");
+    let port = server.address.rsplit(':').next().unwrap().to_string();
+    let address = server.address.clone();
+    let get = |request: &str| {
+        let mut socket = TcpStream::connect(&address).unwrap();
+        socket.set_read_timeout(Some(DEADLINE)).unwrap();
+        socket.write_all(request.as_bytes()).unwrap();
+        let mut answer = String::new();
+        socket.read_to_string(&mut answer).unwrap();
+        answer
+    };
+    let answer = get(&format!(
+        "GET / HTTP/1.1\r\nHost: localhost:{port}\r\nAccept: text/html\r\n\r\n"
+    ));
+    let (head, body) = answer.split_once("\r\n\r\n").expect(&answer);
+    assert!(
+        head.starts_with("HTTP/1.1 426 Upgrade Required\r\n"),
+        "{head}"
+    );
+    assert!(
+        head.contains("\r\nContent-Type: text/plain; charset=utf-8"),
+        "{head}"
+    );
+    assert!(
+        head.contains(&format!("\r\nContent-Length: {}", body.len())),
+        "{head}"
+    );
+    assert!(body.starts_with("Cairn "), "{body}");
+    for words in [
+        "TEI over WebSocket, for PTN Ninja",
+        &format!("ws://127.0.0.1:{port}"),
+        "https://ptn.ninja",
+        &format!("port {port}, SSL off"),
+    ] {
+        assert!(body.contains(words), "`{words}` not in:\n{body}");
+    }
+    let line = server.log_line(|l| l.contains("a plain HTTP request"));
+    assert!(line.contains("(`GET / HTTP/1.1`)"), "{line}");
+    // A HEAD request gets the head alone.
+    let answer = get("HEAD /x HTTP/1.0\r\n\r\n");
+    assert!(answer.starts_with("HTTP/1.1 426 "), "{answer}");
+    assert!(answer.ends_with("\r\n\r\n"), "{answer}");
+    assert!(ninja.sync().is_empty());
+}
+
 #[test]
 fn hash_is_clamped_to_the_table_budget() {
     let mut server = Server::start_with(&["--max-connections", "2", "--hash-budget", "100"]);

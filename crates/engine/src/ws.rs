@@ -17,7 +17,13 @@
 //! - a browser names the page in an `Origin` header; only allowed origins are served
 //!   ([`DEFAULT_ORIGINS`], or `--allow-origin`), others get HTTP 403 and one log line. A client
 //!   without `Origin` is a program, not a page, and is served;
-//! - at most `--max-connections` connections at once; one more gets HTTP 503;
+//! - at most `--max-connections` connections at once; one more gets HTTP 503. A socket counts
+//!   against that limit only once its WebSocket handshake is complete: until then it is one of
+//!   at most [`MAX_PENDING`] pending sockets (one more closes the oldest), each closed if its
+//!   request is not in within [`HANDSHAKE_TIMEOUT`], so silent sockets never take the place of
+//!   a browser, whose request comes at once;
+//! - a plain HTTP request (a browser opening the address as a page) gets a short text page
+//!   saying what the server is and how to connect (HTTP 426, Upgrade Required);
 //! - the hash tables of all connections share one budget (`--hash-budget`, see
 //!   [`TableBudget`]); a `setoption name Hash` beyond a connection's share is clamped, with an
 //!   `info string`;
@@ -29,13 +35,14 @@ use crate::engine::DEFAULT_HASH_MB;
 use crate::tei::{
     self, ChannelInput, ChannelOutput, Responder, SessionSettings, TableBudget, Transcript,
 };
+use std::collections::VecDeque;
 use std::fmt;
-use std::io::{self, ErrorKind};
+use std::io::{self, ErrorKind, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender, TryRecvError};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tungstenite::error::ProtocolError;
 use tungstenite::handshake::server::{ErrorResponse, Request, Response};
@@ -51,8 +58,16 @@ pub const MAX_MESSAGE: usize = 64 * 1024;
 /// The port PTN Ninja connects to by default.
 pub const DEFAULT_PORT: u16 = 7731;
 
-/// How long a client may take to send its opening handshake.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a client may take to send its whole opening request; a socket still without one is
+/// closed. A browser sends it at once.
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// How many sockets may be waiting for their handshake at once; one more closes the one that has
+/// waited longest. None of them counts against `--max-connections`.
+pub const MAX_PENDING: usize = 16;
+
+/// The longest request head read (a browser's is under 2 KiB).
+const MAX_HEAD: usize = 16 * 1024;
 
 /// How long one read of the socket waits before the connection thread sends pending output.
 const POLL: Duration = Duration::from_millis(5);
@@ -77,10 +92,6 @@ pub const DEFAULT_HASH_BUDGET_MB: u32 = 1024;
 /// The default idle timeout, seconds.
 pub const DEFAULT_IDLE_TIMEOUT: u64 = 1800;
 
-/// How many connections beyond the limit are answered (with 503) at once; while that many are
-/// being answered, further ones are closed without an answer.
-const MAX_REFUSING: usize = 8;
-
 /// Arguments of `cairn ws`: where to listen, which pages to serve, and the limits.
 #[derive(clap::Args, Debug, Clone)]
 #[command(after_help = "\
@@ -93,7 +104,11 @@ Web pages: a browser says which page opens a connection (its Origin). Only PTN N
 served unless --allow-origin says otherwise; programs, which send no Origin, always are.
 
 Connecting PTN Ninja (https://ptn.ninja): open the Analysis panel, pick the TEI engine, \
-set its address to localhost, port 7731, SSL off, and connect (ws://localhost:7731).
+set its address to localhost, port 7731, SSL off, and connect (ws://localhost:7731). \
+Opening the address in a browser shows a page saying this.
+
+A socket counts against --max-connections only once its WebSocket handshake is done; one that \
+sends no complete request within 2 s is closed.
 
 Examples:
   cairn ws
@@ -301,6 +316,43 @@ impl Slots {
     }
 }
 
+/// The sockets waiting for their handshake, oldest first, by connection id.
+#[derive(Clone, Default)]
+struct Pending(Arc<Mutex<VecDeque<(u64, TcpStream)>>>);
+
+impl Pending {
+    /// Adds socket `id` (a handle to `stream`); when [`MAX_PENDING`] are waiting already, the
+    /// oldest is closed to make room.
+    fn admit(&self, id: u64, stream: &TcpStream) {
+        let handle = match stream.try_clone() {
+            Ok(handle) => handle,
+            Err(e) => {
+                log::warn!("connection #{id}: cannot keep a handle of its socket: {e}");
+                return;
+            }
+        };
+        let mut waiting = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if waiting.len() >= MAX_PENDING {
+            if let Some((_, oldest)) = waiting.pop_front() {
+                let _ = oldest.shutdown(std::net::Shutdown::Both);
+            }
+        }
+        waiting.push_back((id, handle));
+    }
+
+    /// Socket `id` is done with its handshake; false if it was closed to make room.
+    fn done(&self, id: u64) -> bool {
+        let mut waiting = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        match waiting.iter().position(|(waiting, _)| *waiting == id) {
+            Some(at) => {
+                waiting.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
 /// One taken slot of [`Slots`].
 struct Slot(Arc<AtomicUsize>);
 
@@ -310,11 +362,13 @@ impl Drop for Slot {
     }
 }
 
-/// Accepts connections forever, one thread each: served with one of `max` slots, or refused.
+/// Accepts connections forever, one thread each. A socket holds one of [`MAX_PENDING`] pending
+/// slots until its handshake is over; only a completed WebSocket handshake takes one of the `max`
+/// connection slots (or, with none free, is refused).
 fn serve(listener: &TcpListener, transcript: Option<Transcript>, policy: &Arc<Policy>, max: usize) {
     let ids = Arc::new(AtomicU64::new(1));
     let serving = Slots::new(max);
-    let refusing = Slots::new(MAX_REFUSING);
+    let pending = Pending::default();
     for stream in listener.incoming() {
         let stream = match stream {
             Ok(stream) => stream,
@@ -326,21 +380,14 @@ fn serve(listener: &TcpListener, transcript: Option<Transcript>, policy: &Arc<Po
             }
         };
         let id = ids.fetch_add(1, Ordering::Relaxed);
-        let slot = match serving.take() {
-            Some(slot) => Ok(slot),
-            None => match refusing.take() {
-                Some(slot) => Err((slot, max)),
-                None => {
-                    log::debug!("connection #{id}: too many at once; closed unanswered");
-                    continue;
-                }
-            },
-        };
+        pending.admit(id, &stream);
+        let waiting = pending.clone();
         let transcript = transcript.as_ref().map(|t| t.connection(id));
         let policy = Arc::clone(policy);
+        let serving = serving.clone();
         let spawned = std::thread::Builder::new()
             .name(format!("ws-{id}"))
-            .spawn(move || connection(id, stream, transcript, &policy, slot));
+            .spawn(move || connection(id, stream, transcript, &policy, &serving, waiting));
         if let Err(e) = spawned {
             log::warn!("connection #{id}: cannot start its thread: {e}");
         }
@@ -365,28 +412,73 @@ enum Refused {
     Origin(String),
     /// All connection slots were taken (answered 503).
     Full(usize),
+    /// A plain HTTP request, not a WebSocket one (its request line): answered with the page
+    /// saying what this server is.
+    Page(String),
+    /// No complete request came: the socket was closed, or stayed silent too long (why).
+    NoRequest(String),
     /// The handshake failed.
     Handshake(String),
 }
 
-/// Serves one connection from handshake to close, holding a connection slot; without one
-/// (`Err`: the slot of a refusal and the connection limit) it is refused.
+/// A client's socket during and after the handshake: the bytes already read from it (the
+/// request head, and anything sent after it) are read again first.
+struct Prefixed {
+    stream: TcpStream,
+    prefix: Vec<u8>,
+    at: usize,
+}
+
+impl Read for Prefixed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.at < self.prefix.len() {
+            let n = buf.len().min(self.prefix.len() - self.at);
+            buf[..n].copy_from_slice(&self.prefix[self.at..self.at + n]);
+            self.at += n;
+            if self.at == self.prefix.len() {
+                self.prefix = Vec::new();
+                self.at = 0;
+            }
+            return Ok(n);
+        }
+        self.stream.read(buf)
+    }
+}
+
+impl Write for Prefixed {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.stream.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.stream.flush()
+    }
+}
+
+/// A served connection's socket.
+type Socket = WebSocket<Prefixed>;
+
+/// Serves one connection from handshake to close. It waits for its handshake among the
+/// `waiting` sockets, then takes one of the `serving` slots for as long as it is open.
 fn connection(
     id: u64,
     stream: TcpStream,
     transcript: Option<Transcript>,
     policy: &Policy,
-    slot: Result<Slot, (Slot, usize)>,
+    serving: &Slots,
+    waiting: Pending,
 ) {
     let peer = stream
         .peer_addr()
         .map_or_else(|_| "an unknown address".to_string(), |a| a.to_string());
-    let (mut slot, full) = match slot {
-        Ok(slot) => (Some(slot), None),
-        Err((slot, max)) => (Some(slot), Some(max)),
-    };
-    let mut ws = match handshake(stream, policy, full, &mut slot) {
-        Ok(ws) => ws,
+    let deadline = Instant::now() + HANDSHAKE_TIMEOUT;
+    let request = read_head(&stream, deadline);
+    // The request is in (or will never be): the socket no longer waits among the silent ones.
+    let evicted = !waiting.done(id);
+    let opened =
+        request.and_then(|(head, read)| handshake(stream, &head, read, deadline, policy, serving));
+    let (mut ws, slot) = match opened {
+        Ok(opened) => opened,
         Err(Refused::Origin(origin)) => {
             log::warn!(
                 "connection #{id} from {peer} refused (403): origin `{origin}` is not allowed \
@@ -399,6 +491,24 @@ fn connection(
                 "connection #{id} from {peer} refused (503): {max} connections are open \
                  (--max-connections)"
             );
+            return;
+        }
+        Err(Refused::Page(line)) => {
+            log::info!(
+                "connection #{id} from {peer}: a plain HTTP request (`{line}`), answered with \
+                 the page on how to connect"
+            );
+            return;
+        }
+        Err(Refused::NoRequest(_)) if evicted => {
+            log::info!(
+                "connection #{id} from {peer}: closed without a request to make room, as \
+                 {MAX_PENDING} newer sockets wait for their handshake"
+            );
+            return;
+        }
+        Err(Refused::NoRequest(why)) => {
+            log::info!("connection #{id} from {peer}: {why}; closed");
             return;
         }
         Err(Refused::Handshake(e)) => {
@@ -467,46 +577,153 @@ fn connection(
     }
 }
 
-/// The server side of the opening handshake, with a deadline: refuses a web page of an origin
-/// `policy` does not allow, then, when `full` (the connection limit) is given, every request;
-/// then sets the read timeout used for polling. A refused connection gives back its `slot`
-/// before the refusal is written, so a client that reads it and connects again at once is
-/// never counted twice.
+/// The request head a client sent: its first line, and whether it asks for a WebSocket.
+struct Head {
+    line: String,
+    method: String,
+    upgrade: bool,
+}
+
+/// Where the request head in `buf` ends (after its blank line), if it is all there.
+fn head_end(buf: &[u8]) -> Option<usize> {
+    let crlf = buf.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
+    let lf = buf.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    crlf.into_iter().chain(lf).min()
+}
+
+/// Reads the request head from `stream` before `deadline`; returns it and every byte read.
+fn read_head(stream: &TcpStream, deadline: Instant) -> Result<(Head, Vec<u8>), Refused> {
+    let mut buf = Vec::with_capacity(1024);
+    let mut chunk = [0u8; 2048];
+    let end = loop {
+        if let Some(end) = head_end(&buf) {
+            break end;
+        }
+        if buf.len() >= MAX_HEAD {
+            return Err(Refused::Handshake(format!(
+                "a request head over {} KiB",
+                MAX_HEAD / 1024
+            )));
+        }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return Err(Refused::NoRequest(format!(
+                "no complete request within {} s",
+                HANDSHAKE_TIMEOUT.as_secs()
+            )));
+        }
+        stream
+            .set_read_timeout(Some(left))
+            .map_err(|e| Refused::Handshake(e.to_string()))?;
+        match (&*stream).read(&mut chunk) {
+            Ok(0) if buf.is_empty() => {
+                return Err(Refused::NoRequest("closed without a request".to_string()))
+            }
+            Ok(0) => {
+                return Err(Refused::NoRequest(
+                    "closed in the middle of its request".to_string(),
+                ))
+            }
+            Ok(n) => buf.extend_from_slice(&chunk[..n]),
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    ErrorKind::WouldBlock | ErrorKind::TimedOut | ErrorKind::Interrupted
+                ) => {}
+            Err(e) => {
+                return Err(Refused::NoRequest(format!(
+                    "a socket error before its request ({e})"
+                )))
+            }
+        }
+    };
+    let text = String::from_utf8_lossy(&buf[..end]);
+    let mut lines = text.lines();
+    let line: String = lines
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .chars()
+        .take(100)
+        .collect();
+    let method = line.split(' ').next().unwrap_or_default().to_string();
+    let upgrade = lines.any(|header| {
+        header.split_once(':').is_some_and(|(name, value)| {
+            name.trim().eq_ignore_ascii_case("upgrade")
+                && value.to_ascii_lowercase().contains("websocket")
+        })
+    });
+    Ok((
+        Head {
+            line,
+            method,
+            upgrade,
+        },
+        buf,
+    ))
+}
+
+/// The server side of the opening handshake, before `deadline`, once the request `head` is in
+/// (`read`: every byte read so far): answers a plain HTTP request with [`page`]; refuses a web
+/// page of an origin `policy` does not allow, then, with no `serving` slot free, every request;
+/// else opens the connection with a slot taken, and sets the read timeout used for polling.
 fn handshake(
     stream: TcpStream,
+    head: &Head,
+    read: Vec<u8>,
+    deadline: Instant,
     policy: &Policy,
-    full: Option<usize>,
-    slot: &mut Option<Slot>,
-) -> Result<WebSocket<TcpStream>, Refused> {
+    serving: &Slots,
+) -> Result<(Socket, Slot), Refused> {
     let failed = |e: io::Error| Refused::Handshake(e.to_string());
     stream
-        .set_read_timeout(Some(HANDSHAKE_TIMEOUT))
-        .and_then(|()| stream.set_write_timeout(Some(WRITE_TIMEOUT)))
+        .set_write_timeout(Some(WRITE_TIMEOUT))
         .and_then(|()| stream.set_nodelay(true))
         .map_err(failed)?;
+    if !head.upgrade {
+        answer_with_page(&stream, head);
+        return Err(Refused::Page(head.line.clone()));
+    }
+    // The rest of the handshake reads only what is already read, and writes the answer.
+    stream
+        .set_read_timeout(Some(
+            deadline
+                .saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(1)),
+        ))
+        .map_err(failed)?;
+    let stream = Prefixed {
+        stream,
+        prefix: read,
+        at: 0,
+    };
     let config = WebSocketConfig::default()
         .read_buffer_size(16 * 1024)
         .write_buffer_size(0)
         .max_message_size(Some(MAX_MESSAGE))
         .max_frame_size(Some(MAX_MESSAGE));
     let mut refused = None;
+    let mut slot = None;
     // The error type is the one tungstenite's callback returns: the HTTP answer itself.
     #[allow(clippy::result_large_err)]
     let check = |request: &Request, response: Response| {
         if let Some(origin) = policy.refused_origin(request) {
             refused = Some(Refused::Origin(origin));
-            slot.take();
             return Err(refusal(StatusCode::FORBIDDEN, "origin not allowed"));
         }
-        if let Some(max) = full {
-            refused = Some(Refused::Full(max));
-            slot.take();
-            return Err(refusal(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "too many connections",
-            ));
+        match serving.take() {
+            Some(taken) => {
+                slot = Some(taken);
+                Ok(response)
+            }
+            None => {
+                refused = Some(Refused::Full(serving.limit));
+                Err(refusal(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many connections",
+                ))
+            }
         }
-        Ok(response)
     };
     // `None`: the handshake timed out.
     let accepted =
@@ -519,8 +736,63 @@ fn handshake(
         (_, None) => Refused::Handshake("timed out".to_string()),
         (_, Some(e)) => Refused::Handshake(e.to_string()),
     })?;
-    ws.get_ref().set_read_timeout(Some(POLL)).map_err(failed)?;
-    Ok(ws)
+    let slot = slot.ok_or_else(|| Refused::Handshake("no connection slot".to_string()))?;
+    ws.get_ref()
+        .stream
+        .set_read_timeout(Some(POLL))
+        .map_err(failed)?;
+    Ok((ws, slot))
+}
+
+/// The text of the page a plain HTTP request gets: what this server is and how to connect to
+/// it, at `address` (the address the request came to).
+pub fn page(address: Option<SocketAddr>) -> String {
+    let (host, port) = match address {
+        Some(a) => (a.ip().to_string(), a.port().to_string()),
+        None => ("localhost".to_string(), DEFAULT_PORT.to_string()),
+    };
+    let host = if host.contains(':') {
+        format!("[{host}]")
+    } else {
+        host
+    };
+    format!(
+        "Cairn {version}: a Tak engine serving TEI over WebSocket, for PTN Ninja.\n\
+         \n\
+         This address takes WebSocket connections (ws://{host}:{port}), not web pages.\n\
+         \n\
+         To analyse with Cairn in PTN Ninja (https://ptn.ninja): open the Analysis panel, pick \
+         the TEI engine, set its address to localhost, port {port}, SSL off, and connect.\n\
+         \n\
+         A program connects with a WebSocket client to ws://{host}:{port} and speaks TEI: each \
+         line it sends or receives is one text message. Every connection gets its own engine.\n",
+        version = env!("CARGO_PKG_VERSION"),
+    )
+}
+
+/// Answers a plain HTTP request with [`page`] (HTTP 426, Upgrade Required: this address speaks
+/// WebSocket), then closes the socket.
+fn answer_with_page(stream: &TcpStream, head: &Head) {
+    let body = page(stream.local_addr().ok());
+    let mut answer = format!(
+        "HTTP/1.1 426 Upgrade Required\r\nUpgrade: websocket\r\nConnection: close\r\n\
+         Content-Type: text/plain; charset=utf-8\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    if head.method != "HEAD" {
+        answer.push_str(&body);
+    }
+    let mut writer = stream;
+    if writer.write_all(answer.as_bytes()).is_err() {
+        return;
+    }
+    // Closing with unread bytes would reset the connection before the client reads the page:
+    // the client's side is drained for a moment first.
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+    let _ = stream.set_read_timeout(Some(Duration::from_millis(200)));
+    let mut sink = [0u8; 1024];
+    let mut reader = stream;
+    while matches!(reader.read(&mut sink), Ok(n) if n > 0) {}
 }
 
 /// An HTTP answer refusing a handshake, with `why` as a one-line text body.
@@ -567,7 +839,7 @@ impl Idle {
 /// Moves lines both ways until the connection or the session ends, or (with `idle`) the client
 /// stays silent too long.
 fn pump(
-    ws: &mut WebSocket<TcpStream>,
+    ws: &mut Socket,
     lines_in: &Sender<String>,
     lines_out: &Receiver<String>,
     mut idle: Option<Idle>,
@@ -654,14 +926,14 @@ fn closed_by(e: Error) -> End {
 }
 
 /// Closes the connection for a fault of the client, telling it why if the socket still works.
-fn refuse(ws: &mut WebSocket<TcpStream>, code: CloseCode, why: String) -> End {
+fn refuse(ws: &mut Socket, code: CloseCode, why: String) -> End {
     close(ws, code, &why);
     End::Fault(why)
 }
 
 /// Starts the closing handshake with `code` and (the start of) `reason`, if the socket still
 /// allows it.
-fn close(ws: &mut WebSocket<TcpStream>, code: CloseCode, reason: &str) {
+fn close(ws: &mut Socket, code: CloseCode, reason: &str) {
     let frame = CloseFrame {
         code,
         reason: reason.chars().take(100).collect::<String>().into(),

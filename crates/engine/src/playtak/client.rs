@@ -31,7 +31,7 @@ mod session;
 
 pub use policy::{AcceptFilter, RESIGN_AFTER_MOVES, RESIGN_BELOW};
 pub use record::game_record;
-pub use session::{run, Event, MAX_RECONNECT_DELAY};
+pub use session::{run, Event, Failure, MAX_RECONNECT_DELAY};
 
 use super::protocol::Seek;
 use super::transport::Connection;
@@ -144,6 +144,8 @@ pub struct Client {
     next_seek: usize,
     /// Stop requests received: after the first, no new game; the second resigns the game.
     stops: u32,
+    /// Seeks already judged not to accept (by number), not judged again when listed again.
+    declined: std::collections::HashSet<u64>,
 }
 
 impl Client {
@@ -173,6 +175,7 @@ impl Client {
             accepting: None,
             next_seek: 0,
             stops: 0,
+            declined: std::collections::HashSet::new(),
         })
     }
 }

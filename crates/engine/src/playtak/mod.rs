@@ -86,8 +86,13 @@ pub struct PlaytakArgs {
     /// several times to post them in turn, one after each game (instead of --size, --tc, --komi).
     #[arg(long = "seek", value_name = "SEEK", conflicts_with_all = ["size", "tc", "komi"])]
     pub seeks: Vec<String>,
-    /// Accept the seeks of this player (* for anyone) instead of seeking.
-    #[arg(long, value_name = "NAME", conflicts_with_all = ["opponent", "seeks"])]
+    /// Accept the seeks of this player (* for anyone) instead of seeking. The seek's own options
+    /// (--size, --tc, --komi, --color, --unrated, ...) do not filter what is accepted and are
+    /// refused with it: filter with --accept-size, --accept-time, --accept-rated, --accept-unrated.
+    #[arg(long, value_name = "NAME", conflicts_with_all = [
+        "opponent", "seeks", "size", "tc", "color", "komi", "flats", "caps", "unrated",
+        "tournament", "extra_time",
+    ])]
     pub accept: Option<String>,
     /// With --accept: only these board sizes.
     #[arg(long, value_name = "SIZES", value_delimiter = ',', requires = "accept",
@@ -145,13 +150,13 @@ pub struct PlaytakArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Seconds between PINGs (the server drops clients silent for 60 s).
-    #[arg(long, default_value_t = 20.0, hide = true)]
+    #[arg(long, default_value_t = 20.0, value_name = "SECONDS")]
     pub ping_interval: f64,
     /// Seconds after a PING with no line back before the link counts as dead and is made again.
-    #[arg(long, default_value_t = 10.0, hide = true)]
+    #[arg(long, default_value_t = 10.0, value_name = "SECONDS")]
     pub ping_timeout: f64,
     /// First wait before reconnecting, ms (doubles up to 60 s).
-    #[arg(long, default_value_t = 1000, hide = true)]
+    #[arg(long, default_value_t = 1000, value_name = "MS")]
     pub reconnect_delay: u64,
 }
 
@@ -169,7 +174,12 @@ impl PlaytakArgs {
 /// The server's komi range (within Cairn's), in words.
 const SERVER_KOMI: &str = "the server allows 0 to 4 in steps of 0.5";
 
-/// Runs `cairn playtak`; returns the exit code.
+/// The exit code when another login to the account took it over: the bot must not come back
+/// (a service manager told not to restart on it, as in docs/playtak.md, leaves it stopped).
+pub const EXIT_TAKEN_OVER: i32 = 3;
+
+/// Runs `cairn playtak`; returns the exit code: 0 when done or stopped as asked,
+/// [`EXIT_TAKEN_OVER`] when another login took over the account, 1 for any other error.
 pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
     let config = match config(args, transcript) {
         Ok(config) => config,
@@ -183,7 +193,11 @@ pub fn run(args: &PlaytakArgs, transcript: Option<Transcript>) -> i32 {
         Err(e) => {
             // One line: the log goes to the same stderr.
             eprintln!("error: {e}");
-            1
+            if e.taken_over {
+                EXIT_TAKEN_OVER
+            } else {
+                1
+            }
         }
     }
 }

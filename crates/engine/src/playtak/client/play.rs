@@ -110,6 +110,10 @@ impl Client {
                     }
                     self.play(&best);
                     self.answer_draw();
+                } else if !current {
+                    // The position changed meanwhile (an undo, a new move): the move answers
+                    // nothing now.
+                    log::debug!("{best} answers an earlier position; dropped");
                 } else if let Some((_, moves)) = self
                     .searched
                     .take_if(|(searched, _)| *searched == generation)

@@ -99,8 +99,13 @@ impl Client {
         if seek.name.eq_ignore_ascii_case(me) {
             return;
         }
+        // The server lists the open seeks at login and again for `List`: each is judged once.
+        if self.declined.contains(&seek.no) {
+            return;
+        }
         if let Some(why) = filter.refuses(seek) {
             log::debug!("not accepting seek {} by {}: {why}", seek.no, seek.name);
+            self.declined.insert(seek.no);
             return;
         }
         if seek
@@ -123,6 +128,7 @@ impl Client {
                 plural(seek.flats, "flat"),
                 plural(seek.caps, "capstone")
             );
+            self.declined.insert(seek.no);
             return;
         }
         log::info!("accepting seek {} by {}", seek.no, seek.name);
@@ -242,10 +248,19 @@ impl Client {
             return false;
         }
         let score = cairn_search::score::Score(score);
-        if score.is_proven() && score.0 < 0 {
+        if let Some((false, plies, kind)) = score.proven() {
+            let how = match kind {
+                cairn_search::score::WinKind::Outright => "a road",
+                cairn_search::score::WinKind::Count => "a win on flats",
+            };
+            let plies = if plies == 1 {
+                "1 ply".to_string()
+            } else {
+                format!("{plies} plies")
+            };
             log::info!(
-                "game {no}: resigning, the search proves a loss ({})",
-                score.short()
+                "game {no}: resigning, the search proves a loss: the opponent has {how} within \
+                 {plies}"
             );
             return true;
         }

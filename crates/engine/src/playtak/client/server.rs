@@ -6,6 +6,7 @@
 //! queue of the commands that get one of them (`PING`, moves, answers to undo and draw offers,
 //! `Accept` and `Login` when they fail) and so knows which command a `NOK` refused.
 
+use super::session::Failure;
 use super::Client;
 use crate::playtak::protocol::{self, ServerMsg};
 
@@ -59,7 +60,7 @@ impl Client {
     }
 
     /// One line from the server; an error ends the session.
-    pub(super) fn on_line(&mut self, line: &str) -> Result<(), String> {
+    pub(super) fn on_line(&mut self, line: &str) -> Result<(), Failure> {
         let msg = match protocol::parse_line(line) {
             Ok(msg) => msg,
             Err(e) => {
@@ -76,7 +77,8 @@ impl Client {
                     "login as {} failed: the server says `Authentication failure` \
                      (check the user name and the password)",
                     self.login_name()
-                ));
+                )
+                .into());
             }
             ServerMsg::Ok => {
                 self.pending.pop_front();
@@ -84,7 +86,9 @@ impl Client {
             ServerMsg::Nok => self.on_nok()?,
             ServerMsg::Error(reason) => log::warn!("server error: {reason}"),
             ServerMsg::SeekNew(seek) => self.on_seek(&seek),
-            ServerMsg::SeekRemove(_) => {}
+            ServerMsg::SeekRemove(no) => {
+                self.declined.remove(&no);
+            }
             ServerMsg::GameStart(start) => self.on_game_start(start),
             ServerMsg::Move { game, mv } if self.is_current(game) => self.on_move(&mv),
             ServerMsg::Move { game, mv } if self.ended.as_ref().is_some_and(|e| e.is(game)) => {

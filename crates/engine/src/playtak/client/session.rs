@@ -17,6 +17,9 @@ use std::time::{Duration, Instant};
 
 /// The longest wait between reconnection attempts.
 pub const MAX_RECONNECT_DELAY: Duration = Duration::from_secs(60);
+/// How long the server may take to say its first line (`Welcome!`); a port that says nothing
+/// (a WebSocket port spoken to in plain TCP) is given up after this.
+const GREETING_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a login may take before the connection is given up.
 const LOGIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// How long to wait after a reconnection for the game in progress to be resent.
@@ -39,6 +42,30 @@ impl From<(u64, Incoming)> for Event {
     }
 }
 
+/// Why the session ended with an error: one line for the user.
+#[derive(Debug)]
+pub struct Failure {
+    /// What went wrong.
+    pub message: String,
+    /// Another login took over the account: the bot must not come back.
+    pub taken_over: bool,
+}
+
+impl From<String> for Failure {
+    fn from(message: String) -> Self {
+        Failure {
+            message,
+            taken_over: false,
+        }
+    }
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
 /// How a connection ended.
 enum End {
     /// The games are played.
@@ -49,7 +76,7 @@ enum End {
 
 /// Plays on the server until the games are played; an error (a failed login, a first
 /// connection that fails) is one line for the user.
-pub fn run(config: Config) -> Result<(), String> {
+pub fn run(config: Config) -> Result<(), Failure> {
     let mut client = Client::new(config)?;
     client.forward_signals()?;
     let mut delay = client.config.reconnect_delay;
@@ -62,7 +89,7 @@ pub fn run(config: Config) -> Result<(), String> {
             }
             End::Dropped(why, logged_in) => {
                 if !ever_connected && !logged_in {
-                    return Err(match client.conn {
+                    return Err(Failure::from(match client.conn {
                         None => format!("cannot connect to {}: {why}", client.config.server),
                         // Connected, but no login: not a playtak telnet port (a WebSocket
                         // port waits for its handshake and says nothing).
@@ -71,7 +98,7 @@ pub fn run(config: Config) -> Result<(), String> {
                              port give --websocket",
                             client.config.server
                         ),
-                    });
+                    }));
                 }
                 ever_connected = true;
                 if logged_in {
@@ -174,12 +201,16 @@ impl Client {
                 log::warn!("{signal} again: resigning game {no}");
                 self.resign();
             }
+            2 => log::warn!(
+                "{signal} again while the connection is down: game {no} cannot be resigned; \
+                 stopping now"
+            ),
             _ => log::warn!("{signal} again: stopping now"),
         }
     }
 
     /// One connection: connect, log in, play; returns how it ended.
-    fn connection(&mut self) -> Result<End, String> {
+    fn connection(&mut self) -> Result<End, Failure> {
         let id = self.next_conn;
         self.next_conn += 1;
         self.conn = None;
@@ -202,6 +233,8 @@ impl Client {
         self.name = None;
         let started = Instant::now();
         let end = self.serve(id, started);
+        // Logged out with the connection: nothing can be sent until the next login.
+        self.name = None;
         // A search running when the connection ends stops now, so that its best move is the
         // first event the next connection sees: it waits in `queued` for the resumed game.
         self.stop_search();
@@ -211,7 +244,8 @@ impl Client {
         end
     }
 
-    fn serve(&mut self, id: u64, started: Instant) -> Result<End, String> {
+    fn serve(&mut self, id: u64, started: Instant) -> Result<End, Failure> {
+        let mut greeted = false;
         loop {
             if let Some(why) = self.broken.take() {
                 return Ok(End::Dropped(why, self.name.is_some()));
@@ -220,12 +254,17 @@ impl Client {
                 self.send("quit");
                 return Ok(End::Done);
             }
+            if !greeted && started.elapsed() > GREETING_TIMEOUT {
+                let why = format!("not a word in {} s", GREETING_TIMEOUT.as_secs());
+                return Ok(End::Dropped(why, false));
+            }
             if self.name.is_none() && started.elapsed() > LOGIN_TIMEOUT {
                 return Ok(End::Dropped("no login answer".to_string(), false));
             }
             match self.rx.recv_timeout(self.wait_time()) {
                 Ok(Event::Net(from, incoming)) if from == id => match incoming {
                     Incoming::Line(line) => {
+                        greeted = true;
                         self.ping_unanswered = None;
                         if let Some(t) = &self.config.transcript {
                             t.input(&line);
@@ -239,7 +278,9 @@ impl Client {
                 Ok(Event::Stop(signal)) => self.on_stop(signal),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => {
-                    return Err("internal error: the event channel closed".to_string())
+                    return Err("internal error: the event channel closed"
+                        .to_string()
+                        .into())
                 }
             }
             self.tick();
@@ -357,12 +398,17 @@ impl Client {
 
     /// A message from the server: another login taking over the account ends the session;
     /// `Your game is resumed` ends the wait for the resent moves.
-    pub(super) fn on_server_message(&mut self, text: &str) -> Result<(), String> {
+    pub(super) fn on_server_message(&mut self, text: &str) -> Result<(), Failure> {
         if text.contains("logged in from another window") {
-            return Err(format!(
-                "another login took over this account ({}); stopping",
-                self.name.as_deref().unwrap_or("?")
-            ));
+            return Err(Failure {
+                message: format!(
+                    "another login took over this account ({}); stopping for good (exit \
+                     status {})",
+                    self.name.as_deref().unwrap_or("?"),
+                    crate::playtak::EXIT_TAKEN_OVER
+                ),
+                taken_over: true,
+            });
         }
         if text.contains("Your game is resumed") {
             if let Some(g) = &mut self.game {
