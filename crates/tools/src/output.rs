@@ -15,29 +15,30 @@
 //! Every error is one line that starts with the option and the path (`--out a.ptn: ...`).
 
 use std::fs::{File, OpenOptions};
-use std::io::Write;
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-/// An output written once at the end, through a temporary file beside it (see the module
-/// documentation).
+/// An output written whole, through a temporary file beside it (see the module documentation):
+/// written as a stream ([`Write`], then [`OutputFile::finish`]) or at once
+/// ([`OutputFile::commit`]).
 #[derive(Debug)]
 pub struct OutputFile {
     /// The option that named it, for messages (`--out`).
     option: String,
     /// The target.
     path: PathBuf,
-    /// Where the bytes go first: a temporary file beside the target, or the target itself when
-    /// it is not a regular file.
+    /// Where the bytes go first.
     target: Target,
 }
 
 #[derive(Debug)]
 enum Target {
-    /// A temporary file to fill and rename onto the target (removed if never committed).
-    Temporary(PathBuf),
-    /// A special file (device, pipe), opened now and written at the end.
+    /// `<name>.partial` beside the target, filled and renamed onto it (removed if never
+    /// finished).
+    Temporary(PathBuf, BufWriter<File>),
+    /// A special file (device, pipe), opened now and written as the bytes come.
     Special(File),
-    /// Written or given up.
+    /// Finished or given up.
     Done,
 }
 
@@ -50,6 +51,12 @@ impl OutputFile {
             return Err(fail(&"is a folder, not a file"));
         }
         let name = path.file_name().ok_or_else(|| fail(&"not a file name"))?;
+        if let Some(dir) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                let missing = format!("no directory {} (create it first)", dir.display());
+                return Err(fail(&missing));
+            }
+        }
         let target = match std::fs::metadata(path) {
             Ok(meta) if !meta.is_file() => Target::Special(
                 OpenOptions::new()
@@ -58,13 +65,11 @@ impl OutputFile {
                     .map_err(|e| fail(&e))?,
             ),
             _ => {
-                let temp = path.with_file_name(format!(
-                    ".{}.{}.tmp",
-                    name.to_string_lossy(),
-                    std::process::id()
-                ));
-                File::create(&temp).map_err(|e| fail(&e))?;
-                Target::Temporary(temp)
+                let mut temp = name.to_os_string();
+                temp.push(".partial");
+                let temp = path.with_file_name(temp);
+                let file = File::create(&temp).map_err(|e| fail(&e))?;
+                Target::Temporary(temp, BufWriter::new(file))
             }
         };
         Ok(OutputFile {
@@ -84,31 +89,57 @@ impl OutputFile {
         &self.path
     }
 
-    /// Writes `bytes` and puts them in place of the target, whole.
+    /// Writes `bytes` and puts the whole file in place of the target.
     pub fn commit(mut self, bytes: impl AsRef<[u8]>) -> Result<(), String> {
-        let fail = |e: std::io::Error| format!("{} {}: {e}", self.option, self.path.display());
-        match std::mem::replace(&mut self.target, Target::Done) {
-            Target::Temporary(temp) => {
-                let written = std::fs::write(&temp, bytes.as_ref())
+        match self.write_all(bytes.as_ref()) {
+            Ok(()) => self.finish(),
+            Err(e) => Err(format!("{} {}: {e}", self.option, self.path.display())),
+        }
+    }
+
+    /// Puts what was written in place of the target, whole.
+    pub fn finish(mut self) -> Result<(), String> {
+        let done = match std::mem::replace(&mut self.target, Target::Done) {
+            Target::Temporary(temp, file) => {
+                let placed = file
+                    .into_inner()
+                    .map_err(|e| e.into_error())
+                    .and_then(|file| file.sync_all())
                     .and_then(|()| std::fs::rename(&temp, &self.path));
-                if written.is_err() {
+                if placed.is_err() {
                     let _ = std::fs::remove_file(&temp);
                 }
-                written.map_err(fail)
+                placed
             }
-            Target::Special(mut file) => file
-                .write_all(bytes.as_ref())
-                .and_then(|()| file.flush())
-                .map_err(fail),
+            Target::Special(mut file) => file.flush(),
+            Target::Done => Ok(()),
+        };
+        done.map_err(|e| format!("{} {}: {e}", self.option, self.path.display()))
+    }
+}
+
+impl Write for OutputFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.target {
+            Target::Temporary(_, file) => file.write(buf),
+            Target::Special(file) => file.write(buf),
+            Target::Done => Err(std::io::Error::other("the file is already finished")),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.target {
+            Target::Temporary(_, file) => file.flush(),
+            Target::Special(file) => file.flush(),
             Target::Done => Ok(()),
         }
     }
 }
 
 impl Drop for OutputFile {
-    /// A file never committed leaves the target as it was: its temporary file goes.
+    /// A file never finished leaves the target as it was: its temporary file goes.
     fn drop(&mut self) {
-        if let Target::Temporary(temp) = &self.target {
+        if let Target::Temporary(temp, _) = &self.target {
             let _ = std::fs::remove_file(temp);
         }
     }

@@ -10,9 +10,9 @@
 //! linear weights and the network, a `CAIRN_NNUE` file included), and the search's constants.
 //! Two parts of one run that disagree on any of them are data from different engines.
 //!
-//! Output files are written under a temporary name beside their final one and renamed into
-//! place once whole ([`OutFile`]), so that a run that fails or is cancelled leaves the old file
-//! as it was and its own lines under the temporary name.
+//! Output files go through [`crate::output::OutputFile`]: written as `<name>.partial` beside
+//! their final name and renamed into place once whole, so that a run that fails or is cancelled
+//! leaves the old file as it was.
 
 use super::selfplay::{Shard, Summary};
 use std::collections::BTreeMap;
@@ -437,85 +437,5 @@ pub fn report(paths: &[PathBuf], out: &mut dyn Write) -> Result<(), String> {
             "{n} problem{} in the set (a fit refuses it unless --allow-partial)",
             if n == 1 { "" } else { "s" }
         )),
-    }
-}
-
-/// A file being written: its lines go to `<path>.partial` beside it, which is renamed onto `path`
-/// by [`OutFile::commit`] (and removed if dropped before). Creating it checks that the file can
-/// be written before any work starts, and an earlier file at `path` stays as it was until the
-/// new one is whole.
-pub struct OutFile {
-    path: PathBuf,
-    temp: PathBuf,
-    file: Option<std::io::BufWriter<std::fs::File>>,
-}
-
-impl OutFile {
-    /// Creates the temporary file for `path`; errors name `option` and the path.
-    pub fn create(path: &Path, option: &str) -> Result<OutFile, String> {
-        let name = path.display();
-        if path.is_dir() {
-            return Err(format!("{option} {name}: a directory, not a file"));
-        }
-        let file_name = path
-            .file_name()
-            .ok_or_else(|| format!("{option} {name}: not a file name"))?;
-        let parent = path.parent().filter(|p| !p.as_os_str().is_empty());
-        if let Some(dir) = parent {
-            if !dir.is_dir() {
-                return Err(format!(
-                    "{option} {name}: no directory {} (create it first)",
-                    dir.display()
-                ));
-            }
-        }
-        let mut temp_name = file_name.to_os_string();
-        temp_name.push(".partial");
-        let temp = path.with_file_name(temp_name);
-        let file = std::fs::File::create(&temp)
-            .map_err(|e| format!("{option} {name}: {}: {e}", temp.display()))?;
-        Ok(OutFile {
-            path: path.to_path_buf(),
-            temp,
-            file: Some(std::io::BufWriter::new(file)),
-        })
-    }
-
-    /// The final path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Flushes the lines and renames the file into place.
-    pub fn commit(mut self) -> std::io::Result<()> {
-        if let Some(file) = self.file.take() {
-            let file = file.into_inner().map_err(|e| e.into_error())?;
-            file.sync_all()?;
-        }
-        std::fs::rename(&self.temp, &self.path)
-    }
-}
-
-impl Write for OutFile {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        match &mut self.file {
-            Some(f) => f.write(buf),
-            None => Err(std::io::Error::other("file already committed")),
-        }
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        match &mut self.file {
-            Some(f) => f.flush(),
-            None => Ok(()),
-        }
-    }
-}
-
-impl Drop for OutFile {
-    fn drop(&mut self) {
-        if self.file.take().is_some() {
-            let _ = std::fs::remove_file(&self.temp);
-        }
     }
 }

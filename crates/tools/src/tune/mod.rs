@@ -24,10 +24,10 @@ pub mod selfplay;
 pub mod spsa;
 pub mod texel;
 
+use crate::output::OutputFile;
 use cairn_tak::board::Komi;
 use cairn_tak::eval::nnue::Network;
 use cairn_tak::eval::params::{self, WEIGHTS};
-use data::OutFile;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -490,7 +490,7 @@ fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
         .clone()
         .unwrap_or_else(|| default_out(N, play.seed, shard));
     let name = path.display();
-    let mut file = OutFile::create(&path, "--out")?;
+    let mut file = OutputFile::create("--out", &path)?;
     let settings = selfplay::Settings {
         games: play.games as usize,
         nodes: play.nodes,
@@ -516,7 +516,7 @@ fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
     });
     progress.finish();
     let summary = summary.map_err(|e| format!("--out {name}: {e}"))?;
-    file.commit().map_err(|e| format!("--out {name}: {e}"))?;
+    file.finish()?;
     println!(
         "{} games ({} white, {} black, {} draws = {:.1}%; {} roads, {} flats, {} unfinished), \
          {} positions ({} of them siblings), {:.0} s -> {name}",
@@ -585,7 +585,7 @@ fn import<const N: usize>(args: &ImportArgs) -> Result<(), String> {
         .iter()
         .map(|p| std::fs::read_to_string(p).map_err(|e| format!("{}: {e}", p.display())))
         .collect::<Result<Vec<String>, String>>()?;
-    let mut out = OutFile::create(path, "--out")?;
+    let mut out = OutputFile::create("--out", path)?;
     let files = args
         .files
         .iter()
@@ -632,7 +632,7 @@ fn import<const N: usize>(args: &ImportArgs) -> Result<(), String> {
         ));
     }
     writeln!(out, "{}", stats.summary.comment()).map_err(io)?;
-    out.commit().map_err(io)?;
+    out.finish()?;
     Ok(())
 }
 
@@ -780,7 +780,7 @@ fn train_nnue<const N: usize>(fit: &NetworkArgs) -> Result<(), String> {
     }
     let k = network_k(args)?;
     let out = &fit.out;
-    let mut file = OutFile::create(out, "--out")?;
+    let file = OutputFile::create("--out", out)?;
     data::check_before_fit(&args.data, args.allow_partial)?;
     let mut train = NetData::default();
     let mut valid = NetData::default();
@@ -849,9 +849,7 @@ fn train_nnue<const N: usize>(fit: &NetworkArgs) -> Result<(), String> {
     }
     let bytes = network.to_bytes();
     let name = out.display();
-    file.write_all(&bytes)
-        .and_then(|()| file.commit())
-        .map_err(|e| format!("--out {name}: {e}"))?;
+    file.commit(&bytes)?;
     println!(
         "{N}x{N} {}network: {} training samples, {} validation positions (lambda {}, K {k}); \
          validation loss {float:.6} (quantised {quantised:.6}), linear evaluation {:.6}; \
@@ -1092,11 +1090,9 @@ fn tune<const N: usize>(fit: &TexelArgs) -> Result<(), String> {
              {first_valid:.6} -> {last_valid:.6}.",
             best.1
         ));
-        let mut out = params_out.expect("opened with --write");
+        let out = params_out.expect("opened with --write");
         let name = out.path().display().to_string();
-        out.write_all(params::render(N, &tuned, &header).as_bytes())
-            .and_then(|()| out.commit())
-            .map_err(|e| format!("--write {name}: {e}"))?;
+        out.commit(params::render(N, &tuned, &header))?;
         println!("wrote {name}");
     }
     Ok(())
@@ -1104,7 +1100,7 @@ fn tune<const N: usize>(fit: &TexelArgs) -> Result<(), String> {
 
 /// The params file `--write` overwrites, checked before the fit: `<dir>/s<N>.rs`, which must
 /// exist (a folder without it is not the params folder).
-fn params_file<const N: usize>(dir: Option<&Path>) -> Result<OutFile, String> {
+fn params_file<const N: usize>(dir: Option<&Path>) -> Result<OutputFile, String> {
     let (dir, given) = match dir {
         Some(dir) => (dir, true),
         None => (Path::new("crates/tak/src/eval/params"), false),
@@ -1120,5 +1116,5 @@ fn params_file<const N: usize>(dir: Option<&Path>) -> Result<OutFile, String> {
             )
         });
     }
-    OutFile::create(&path, "--write")
+    OutputFile::create("--write", &path)
 }
