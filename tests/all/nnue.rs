@@ -434,7 +434,7 @@ fn data_line_count(path: &std::path::Path) -> usize {
         .count()
 }
 
-/// `cairn tune --nnue` trains on a data file and writes a network the engine can read; bad
+/// `cairn tune network` trains on a data file and writes a network the engine can read; bad
 /// arguments are named.
 #[test]
 fn tune_nnue_writes_a_network() {

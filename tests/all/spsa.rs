@@ -1,5 +1,5 @@
 //! The search's run-time constants (`Tunables`, `CAIRN_TUNE`) and SPSA over them
-//! (`cairn tune --spsa`).
+//! (`cairn tune spsa`).
 
 use cairn_search::params::Tunables;
 use cairn_search::{self as search, Limits, SearchConfig, TranspositionTable};

@@ -14,7 +14,7 @@
 //! **Its memory is kept for the next search.** A fresh 1 MiB block comes from the system as
 //! untouched pages, and the first write to each page faults. Searches of a few thousand nodes
 //! (self-play data at 8,000 nodes a move, `cairn match --nodes`) then spent about a sixth of
-//! their time in page faults and unmapping (by `perf` on `tune --generate`). So a dropped cache
+//! their time in page faults and unmapping (by `perf` on `tune generate`). So a dropped cache
 //! hands its block to a process-wide pool of spares, and a new cache clears a spare and takes it.
 //! The pool is shared rather than per thread because the TEI engine starts a thread for each
 //! search; it holds at most as many blocks as there were caches alive at once. Clearing keeps

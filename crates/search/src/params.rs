@@ -17,7 +17,7 @@ pub const MAX_PLY: usize = 128;
 pub const EXTENSIONS: bool = true;
 
 // ---- Pruning, reductions and the aspiration window ----
-// The numbers SPSA tunes (`cairn tune --spsa`) are fields of [`Tunables`], read by the search at
+// The numbers SPSA tunes (`cairn tune spsa`) are fields of [`Tunables`], read by the search at
 // run time. Their defaults below are the shipped values; `CAIRN_TUNE` overrides them for tests.
 
 /// Iterations from this depth on start with a window around the previous score.

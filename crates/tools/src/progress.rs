@@ -6,7 +6,7 @@
 //! one every so often for fast steps, each with the count, the rate, the time left and the
 //! message, so a log shows the same as the bar did.
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -43,10 +43,16 @@ impl Progress {
             let bar = ProgressBar::new(total);
             let template = format!(
                 "{{prefix}} {{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, \
-                 {{per_sec}}, eta {{eta}}  {{wide_msg}}"
+                 {{rate}}/s, eta {{eta}}  {{wide_msg}}"
             );
             let style = ProgressStyle::with_template(&template)
                 .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .with_key(
+                    "rate",
+                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&rate_text(state.per_sec()));
+                    },
+                )
                 .progress_chars("=> ");
             bar.set_style(style);
             bar.set_prefix(label.to_string());

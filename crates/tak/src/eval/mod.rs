@@ -325,7 +325,7 @@ fn phase<const N: usize>(pos: &Position<N>) -> (i32, i32) {
     (total, total - left)
 }
 
-/// The logistic scale the shipped weights were fitted with (`cairn tune --k`): an evaluation of
+/// The logistic scale the shipped weights were fitted with (`cairn tune texel --k`): an evaluation of
 /// `e` centiflats means an expected score of `sigmoid(SHIPPED_K · e)`. The search's margins are
 /// set for this scale, and a network's output is read on it.
 pub const SHIPPED_K: f64 = 0.0026;

@@ -33,14 +33,14 @@
 //! The incremental update keeps the network's node rate close to the linear evaluation's (the
 //! measurements are in docs/results.md).
 //!
-//! **Residual networks** (`cairn tune --nnue FILE --residual`) output a correction that is
+//! **Residual networks** (`cairn tune network --out FILE --residual`) output a correction that is
 //! added to the linear evaluation's logit instead of the whole logit: the network learns what
 //! the linear terms miss, and starts from the linear evaluation's knowledge of roads. Off the
 //! line of play (positions one weaker move away, which the search sees most) a full correction
 //! tends to overshoot where the linear terms hold, so a network can keep a share of it
-//! ([`Network::with_residual_scale`], `cairn tune --residual-scale`).
+//! ([`Network::with_residual_scale`], `cairn tune network --residual-scale`).
 //!
-//! Networks are trained by `cairn_tools::tune::network` (`cairn tune --nnue`) and read from a small
+//! Networks are trained by `cairn_tools::tune::network` (`cairn tune network`) and read from a small
 //! binary file ([`Network::from_bytes`]). The built-in ones ([`BUILT_IN`]) live in
 //! `crates/tak/nets/`, one per size at most, and nothing else does: a network is built in only
 //! where it won an SPRT at equal time against what it replaces (docs/networks.md has each

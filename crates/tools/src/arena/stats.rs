@@ -80,10 +80,16 @@ fn expected_score(elo: f64) -> f64 {
     1.0 / (1.0 + 10f64.powf(-elo / 400.0))
 }
 
-/// The Elo difference that gives this expected score: infinite at 0 and 1.
+/// The Elo difference that gives this expected score: infinite at 0 and 1, and within rounding
+/// of them (the Wilson bound of a clean sweep is 1 only up to rounding, which read +6261).
 fn elo_of(score: f64) -> f64 {
-    // Adding zero turns the −0 of an even score into +0, which prints as `+0`.
-    -400.0 * (1.0 / score.clamp(0.0, 1.0) - 1.0).log10() + 0.0
+    const ROUNDING: f64 = 1e-9;
+    match score {
+        s if s >= 1.0 - ROUNDING => f64::INFINITY,
+        s if s <= ROUNDING => f64::NEG_INFINITY,
+        // Adding zero turns the −0 of an even score into +0, which prints as `+0`.
+        s => -400.0 * (1.0 / s - 1.0).log10() + 0.0,
+    }
 }
 
 impl Tally {
@@ -429,6 +435,11 @@ mod tests {
         let sweep = tally(20, 0, 0).elo();
         assert_eq!((sweep.elo, sweep.high), (f64::INFINITY, f64::INFINITY));
         assert!((sweep.low - 286.6).abs() < 0.1, "{sweep}");
+        // Four straight wins: the upper end is infinite, not a rounding of 1 (it read +6261.4).
+        for n in 1..=40 {
+            let high = tally(n, 0, 0).elo().high;
+            assert_eq!(high, f64::INFINITY, "{n} wins: {}", tally(n, 0, 0).elo());
+        }
         assert_eq!(
             format!("{:.1}", tally(0, 0, 20).elo()),
             "-inf [-inf, -286.6]"

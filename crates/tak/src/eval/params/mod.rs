@@ -2,7 +2,7 @@
 //! evaluation numbers.
 //!
 //! Each size's file is a full table: an `[opening, end]` pair of weights per feature (in
-//! centiflats, 100 = one flat on top), in the order of [`NAMES`]. `cairn tune --write` generates
+//! centiflats, 100 = one flat on top), in the order of [`NAMES`]. `cairn tune texel --write` generates
 //! and overwrites them with [`render`]; each records in its header where its numbers came from.
 
 mod s3;

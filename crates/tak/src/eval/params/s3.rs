@@ -2,7 +2,7 @@
 //!
 //! Hand-set: the first evaluation's values, and guesses for the newer features (critical squares,
 //! capstone reach and mobility, walls, deep stacks, influence, flat race). Generated and
-//! overwritten by `cairn tune --write`.
+//! overwritten by `cairn tune texel --write`.
 //!
 //! They are not fitted because they decide nothing: the search proves the empty board a White
 //! win in 13 plies at every komi up to 3 in under half a second, and each of the 72 positions

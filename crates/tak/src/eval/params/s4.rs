@@ -1,6 +1,6 @@
 //! 4x4 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results
 //! blended with search scores, lambda 0.5); generated, do not edit by hand.
 //!
 //! Data: s4-seed44-01.txt, s4-seed44-02.txt, s4-seed44-03.txt, s4-seed44-04.txt, s4-seed44-05.txt, s4-seed44-06.txt, s4-seed44-07.txt, s4-seed44-08.txt, s4-seed44-09.txt, s4-seed44-10.txt, s4-seed44-11.txt, s4-seed44-12.txt, s4-seed44-13.txt, s4-seed44-14.txt, s4-seed44-15.txt, s4-seed44-16.txt (size 4, half komi 0, 20000 games, 8000 nodes per move, seed 44):

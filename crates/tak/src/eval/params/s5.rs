@@ -1,6 +1,6 @@
 //! 5x5 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results
 //! blended with search scores, lambda 0.3); generated, do not edit by hand.
 //!
 //! Data: t5.txt, t5-s16.txt (size 5, games imported from tiltak-self-5s.ptn s5-vs-tiltak-3s.ptn; size 5, games imported from t5-vs-tiltak-5s.ptn tiltak-self-5s-b.ptn):

@@ -1,6 +1,6 @@
 //! 6x6 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results
 //! blended with search scores, lambda 0.5); generated, do not edit by hand.
 //!
 //! Data: s6-seed26-01.txt, s6-seed26-02.txt, s6-seed26-03.txt, s6-seed26-04.txt, s6-seed26-05.txt, s6-seed26-06.txt, s6-seed26-07.txt, s6-seed26-08.txt, s6-seed26-09.txt (size 6, half komi 4, 20000 games, 8000 nodes per move, seed 26):

@@ -1,6 +1,6 @@
 //! 7x7 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results
 //! blended with search scores, lambda 0.5); generated, do not edit by hand.
 //!
 //! Data: s7-seed31-01.txt, s7-seed31-02.txt, s7-seed31-03.txt, s7-seed31-04.txt, s7-seed31-05.txt, s7-seed31-06.txt, s7-seed31-07.txt, s7-seed31-08.txt, s7-seed31-09.txt, s7-seed31-10.txt, s7-seed31-11.txt, s7-seed31-12.txt (size 7, half komi 4, 20000 games, 8000 nodes per move, seed 31):

@@ -1,6 +1,6 @@
 //! 8x8 evaluation weights: `[opening, end]` per feature, in centiflats.
 //!
-//! Tuned by `cairn tune --write` (Texel: logistic fit of the evaluation to game results
+//! Tuned by `cairn tune texel --write` (Texel: logistic fit of the evaluation to game results
 //! blended with search scores, lambda 0.5); generated, do not edit by hand.
 //!
 //! Data: s8-seed41-01.txt, s8-seed41-02.txt, s8-seed41-03.txt, s8-seed41-04.txt, s8-seed41-05.txt, s8-seed41-06.txt, s8-seed41-07.txt, s8-seed41-08.txt, s8-seed41-09.txt, s8-seed41-11.txt, s8-seed41-13.txt, s8-seed41-14.txt (size 8, half komi 4, 20000 games, 8000 nodes per move, seed 41):
