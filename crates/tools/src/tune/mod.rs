@@ -25,6 +25,7 @@ pub mod spsa;
 pub mod texel;
 
 use crate::output::OutputFile;
+use crate::report::counted;
 use cairn_tak::board::Komi;
 use cairn_tak::eval::nnue::Network;
 use cairn_tak::eval::params::{self, WEIGHTS};
@@ -518,9 +519,9 @@ fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
     let summary = summary.map_err(|e| format!("--out {name}: {e}"))?;
     file.finish()?;
     println!(
-        "{} games ({} white, {} black, {} draws = {:.1}%; {} roads, {} flats, {} unfinished), \
-         {} positions ({} of them siblings), {:.0} s -> {name}",
-        summary.games,
+        "{} ({} won by White, {} by Black, {} drawn = {:.1}%; {} by road, {} on flats, {} \
+         unfinished), {} ({} of them siblings), {:.0} s -> {name}",
+        counted(summary.games as u64, "game"),
         summary.white,
         summary.black,
         summary.draws,
@@ -528,7 +529,7 @@ fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
         summary.roads,
         summary.flats,
         summary.unfinished,
-        summary.positions,
+        counted(summary.positions as u64, "position"),
         summary.siblings,
         started.elapsed().as_secs_f64()
     );
@@ -1026,8 +1027,9 @@ fn tune<const N: usize>(fit: &TexelArgs) -> Result<(), String> {
     if fit.write {
         let games = match &summary {
             Some(s) => format!(
-                "{} games ({:.1}% drawn: {} white, {} black, {} draws; {} roads, {} flats)",
-                s.games,
+                "{} ({:.1}% drawn: {} won by White, {} by Black, {} drawn; {} by road, {} on \
+                 flats)",
+                counted(s.games as u64, "game"),
                 100.0 * s.draw_rate(),
                 s.white,
                 s.black,
