@@ -248,4 +248,7 @@ fn match_json_parses_and_progress_lines_show_the_sprt_bounds() {
         lines.iter().all(|l| l.contains(" [-2.94, 2.94] (")),
         "{err}"
     );
+    // The score comes before the last game, which a narrow terminal's bar may cut.
+    assert!(lines.iter().all(|l| l.contains(" s: a +")), "{err}");
+    assert!(lines.iter().all(|l| l.contains("; last ")), "{err}");
 }

@@ -1569,6 +1569,19 @@ fn small_option_errors() {
         assert!(stderr.contains(error), "{args:?}: {stderr}");
         assert_eq!(stderr.lines().count(), 1, "{stderr}");
     }
+    // A password the server would refuse, counted as a person counts.
+    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["playtak", "--user", "cairnbot"])
+        .env("CAIRN_PLAYTAK_PASSWORD", "x")
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the password has 1 character; the server takes 6 to 50"),
+        "{stderr}"
+    );
     // The seek's options would not filter what --accept accepts: refused with it.
     for args in [
         &["--size", "6"][..],

@@ -42,7 +42,7 @@ impl Progress {
         let bar = bar.then(|| {
             let bar = ProgressBar::new(total);
             let template = format!(
-                "{{prefix}} {{elapsed_precise}} [{{bar:30}}] {{pos}}/{{len}} {unit}, \
+                "{{prefix}} {{elapsed_precise}} [{{bar:20}}] {{pos}}/{{len}} {unit}, \
                  {{rate}}/s, eta {{eta}}  {{wide_msg}}"
             );
             let style = ProgressStyle::with_template(&template)

@@ -17,6 +17,7 @@ pub mod transport;
 use crate::engine;
 use crate::tei::Transcript;
 use cairn_tak::board::{reserves_for_size, Komi};
+use cairn_tak::notation::counted;
 use client::{AcceptFilter, Config, Login, Mode};
 use protocol::{Seek, SeekColor};
 use std::path::PathBuf;
@@ -389,7 +390,8 @@ fn password(args: &PlaytakArgs) -> Result<String, String> {
     let length = password.chars().count();
     if !(6..=50).contains(&length) {
         return Err(format!(
-            "the password has {length} characters; the server takes 6 to 50"
+            "the password has {}; the server takes 6 to 50",
+            counted(length as u64, "character")
         ));
     }
     Ok(password)
@@ -413,11 +415,6 @@ fn valid_name(name: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && (4..=16).contains(&name.len())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// `1 capstone`, `2 capstones`.
-fn plural(n: u32, word: &str) -> String {
-    format!("{n} {word}{}", if n == 1 { "" } else { "s" })
 }
 
 /// `A+B` with whole numbers.
@@ -450,8 +447,8 @@ fn seek(args: &PlaytakArgs) -> Result<Seek, String> {
         return Err(format!(
             "--flats {flats} --caps {caps}: Cairn plays only the standard pieces, {} and {} \
              on {size}x{size}",
-            plural(u32::from(stones), "flat"),
-            plural(u32::from(capstones), "capstone")
+            counted(stones.into(), "flat"),
+            counted(capstones.into(), "capstone")
         ));
     }
     let extra = match &args.extra_time {
@@ -514,12 +511,5 @@ mod tests {
         ] {
             assert!(server_address(bad, false).is_err(), "{bad}");
         }
-    }
-
-    #[test]
-    fn plurals() {
-        assert_eq!(plural(1, "capstone"), "1 capstone");
-        assert_eq!(plural(0, "capstone"), "0 capstones");
-        assert_eq!(plural(21, "flat"), "21 flats");
     }
 }

@@ -10,5 +10,5 @@ pub mod tps;
 
 pub use ptn_game::{parse_file, replay, replay_any, PtnError, PtnGame, ReplayError};
 pub use ptn_move::{parse_move, play_line, MoveError, PtnMove, PtnMoveError};
-pub use quote::{excerpt, quote};
+pub use quote::{counted, excerpt, quote};
 pub use tps::{Tps, TpsError};

@@ -5,8 +5,17 @@
 //! in backticks with control characters escaped (`\x01`, `\u{9b}`), cut after
 //! [`QUOTE_CHARS`] characters with `…` and followed by its length in bytes; [`excerpt`] gives
 //! the same without the backticks and the length, for messages that quote otherwise.
+//! [`counted`] writes a count with its noun as a reader says it (`1 game`, `2 games`).
 
 use std::fmt::Write as _;
+
+/// `1 game`, `2 games`: a count and its noun, plural but for one.
+pub fn counted(n: u64, noun: &str) -> String {
+    match n {
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
 
 /// The most characters of a text that an error quotes.
 pub const QUOTE_CHARS: usize = 48;
@@ -54,4 +63,16 @@ pub fn quote(text: &str) -> String {
 /// quote in their own way.
 pub fn excerpt(text: &str) -> String {
     escaped(text).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::counted;
+
+    #[test]
+    fn counts_read_as_said() {
+        assert_eq!(counted(1, "game"), "1 game");
+        assert_eq!(counted(0, "capstone"), "0 capstones");
+        assert_eq!(counted(21, "flat"), "21 flats");
+    }
 }

@@ -212,12 +212,9 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                         termination: record.termination.clone(),
                         plies: record.opening.len() + record.moves.len(),
                     });
+                    // The score first: a bar on a narrow terminal cuts the message's end.
                     let mut line = format!(
-                        "{} vs {}: {} ({}); {} +{} -{} ={}, elo {:.1}",
-                        record.white,
-                        record.black,
-                        record.result,
-                        record.termination,
+                        "{} +{} -{} ={}, elo {:.1}",
                         config.engines[0].name,
                         tally.wins,
                         tally.losses,
@@ -239,6 +236,10 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                             stop.store(true, Relaxed);
                         }
                     }
+                    line.push_str(&format!(
+                        "; last {} vs {}: {} ({})",
+                        record.white, record.black, record.result, record.termination
+                    ));
                     progress.inc(1, || line);
                 }
                 for engine in slot.into_iter().flatten() {

@@ -849,13 +849,7 @@ pub fn summary_line(names: [&str; 2], tally: &Tally) -> String {
     )
 }
 
-/// `1 game`, `2 games`: a count and its noun, plural but for one.
-pub fn counted(n: u64, noun: &str) -> String {
-    match n {
-        1 => format!("1 {noun}"),
-        n => format!("{n} {noun}s"),
-    }
-}
+pub use cairn_tak::notation::counted;
 
 /// A number with two decimals, never `-0.00` (an LLR of -0.001 prints as `0.00`).
 pub fn two_decimals(x: f64) -> String {
@@ -991,9 +985,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counts_and_decimals_read_well() {
-        assert_eq!(counted(1, "game"), "1 game");
-        assert_eq!(counted(0, "pair"), "0 pairs");
+    fn decimals_read_well() {
         assert_eq!(two_decimals(-0.001), "0.00");
         assert_eq!(two_decimals(-0.0), "0.00");
         assert_eq!(two_decimals(-0.0051), "-0.01");

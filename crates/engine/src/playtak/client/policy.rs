@@ -4,10 +4,10 @@
 
 use super::server::Pending;
 use super::{Client, Mode};
-use crate::playtak::plural;
 use crate::playtak::protocol::SeekInfo;
 use cairn_search::Limits;
 use cairn_tak::board::{reserves_for_size, Color};
+use cairn_tak::notation::counted;
 use std::sync::Arc;
 
 /// Nodes of the search that judges a draw offer when no recent score is at hand.
@@ -125,8 +125,8 @@ impl Client {
                 seek.name,
                 seek.size,
                 seek.size,
-                plural(seek.flats, "flat"),
-                plural(seek.caps, "capstone")
+                counted(seek.flats.into(), "flat"),
+                counted(seek.caps.into(), "capstone")
             );
             self.declined.insert(seek.no);
             return;
