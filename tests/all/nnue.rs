@@ -708,6 +708,44 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
     (net, positions)
 }
 
+/// The candidates (`crates/tak/candidates/`), networks kept in the tree while their equal-time
+/// SPRT runs over several sessions: each reads as a residual network of its size, survives its
+/// format, corrects the linear evaluation on most positions, and is not built in.
+#[test]
+fn the_candidate_networks_read_and_are_not_built_in() {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tak/candidates");
+    let mut sizes = Vec::new();
+    for entry in std::fs::read_dir(&folder).expect("the candidates folder") {
+        let path = entry.expect("an entry").path();
+        let bytes = std::fs::read(&path).expect("a network file");
+        assert!(
+            !cairn_tak::eval::nnue::BUILT_IN.contains(&bytes.as_slice()),
+            "{} is built in: take it out of the candidates",
+            path.display()
+        );
+        let net = Network::from_bytes(&bytes).expect("a network");
+        match net.size() {
+            5 => {
+                check_tree_network::<5>(&bytes, 21);
+            }
+            6 => {
+                check_tree_network::<6>(&bytes, 22);
+            }
+            7 => {
+                check_tree_network::<7>(&bytes, 23);
+            }
+            8 => {
+                check_tree_network::<8>(&bytes, 24);
+            }
+            other => panic!("{}: a {other}x{other} network", path.display()),
+        }
+        sizes.push(net.size());
+    }
+    sizes.sort_unstable();
+    // `s8-r1`, the first 8x8 network (docs/networks.md).
+    assert_eq!(sizes, [8], "the candidates the docs name");
+}
+
 /// `evaluate` gives what `expected` gives on every one of these positions: the built-in network
 /// of their size, or the linear evaluation where the size has none.
 fn evaluates_as<const N: usize>(
