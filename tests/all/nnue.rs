@@ -724,21 +724,10 @@ fn the_candidate_networks_read_and_are_not_built_in() {
             path.display()
         );
         let net = Network::from_bytes(&bytes).expect("a network");
-        match net.size() {
-            5 => {
-                check_tree_network::<5>(&bytes, 21);
-            }
-            6 => {
-                check_tree_network::<6>(&bytes, 22);
-            }
-            7 => {
-                check_tree_network::<7>(&bytes, 23);
-            }
-            8 => {
-                check_tree_network::<8>(&bytes, 24);
-            }
-            other => panic!("{}: a {other}x{other} network", path.display()),
-        }
+        // Seeds 21 to 24 for sizes 5 to 8.
+        cairn_tak::with_size!(net.size(), |N| {
+            check_tree_network::<N>(&bytes, 16 + N as u64);
+        }, else unreachable!("a network's size is a board size"));
         sizes.push(net.size());
     }
     sizes.sort_unstable();
