@@ -262,3 +262,66 @@ fn book_start_picks_the_first_opening_and_wraps() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+/// Ctrl-C ends a match at once, even in a game where an engine is thinking: the game in
+/// progress counts nowhere (not as a crash, not in the PTN), the result covers the finished
+/// games, and the exit says why it stopped. The engine's later moves hang (each would take
+/// a minute): its third move is illegal and loses game 1, its first move of game 2 hangs.
+#[test]
+fn ctrl_c_keeps_the_finished_games_and_leaves_out_the_one_in_progress() {
+    use crate::common::SpawnReaped;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let dir = Scratch::new("arena-interrupt");
+    let thinking = dir.join("thinking");
+    let engine = fake_engine(
+        &dir,
+        "slow",
+        &format!(
+            "if [ \"$gos\" -ge 4 ]; then touch {}; exec sleep 60; fi",
+            thinking.display()
+        ),
+    );
+    let ptn = dir.join("games.ptn");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cairn"));
+    command
+        .args(["match", "--size", "4", "--tc", "100+0", "--games", "4"])
+        .arg("--engine")
+        .arg(format!("cmd={} name=cairn", env!("CARGO_BIN_EXE_cairn")))
+        .arg("--engine")
+        .arg(format!("cmd={} name=slow", engine.display()))
+        .arg("--ptn")
+        .arg(&ptn)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = command.spawn_reaped();
+    let started = Instant::now();
+    while !thinking.exists() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "game 2 never started"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let interrupted = Instant::now();
+    child.signal("INT");
+    let out = child.wait_with_output();
+    // The engine would have thought for a minute: the match did not wait for it.
+    assert!(interrupted.elapsed() < Duration::from_secs(20));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!out.status.success(), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("error: interrupted by SIGINT after 1 game; 1 game in progress left out"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("cairn vs slow: +1 -0 =0 (1 game)"),
+        "{stdout}"
+    );
+    let games = std::fs::read_to_string(&ptn).unwrap();
+    assert_eq!(games.matches("[Result ").count(), 1, "{games}");
+    assert!(games.contains("slow made an illegal move"), "{games}");
+}

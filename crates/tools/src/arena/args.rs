@@ -17,7 +17,8 @@ use std::path::PathBuf;
     --size 5 --games 10 --plot match.svg\n  \
     cairn match --engine \"cmd=target/release/cairn name=a\" --engine \"cmd=target/release/cairn name=b\" \\\n    \
     --size 5 --nodes 2000 --games 20 --json\n\n\
-    Progress goes to stderr: a bar on a terminal, a line per game otherwise."
+    Progress goes to stderr: a bar on a terminal, a line per game otherwise.\n\
+    Ctrl-C stops the match with the result of the finished games; those in progress count nowhere."
 )]
 pub struct MatchArgs {
     /// An engine spec (give exactly two); results are from the first one's point of view.

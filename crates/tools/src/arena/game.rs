@@ -4,7 +4,8 @@
 //! before `position` is written until `bestmove` is read, and a move that arrives after the
 //! remaining time is a loss on time. A move that is not PTN, or not legal, loses; so does a crash.
 //! A third occurrence of a position since the last placement is a draw, and a game longer than
-//! the ply limit is stopped unfinished (`*`, scored as a draw).
+//! the ply limit is stopped unfinished (`*`, scored as a draw). A game the match's interrupt cuts
+//! short has no record.
 
 use super::process::{EngineProcess, ProcessError};
 use cairn_tak::board::{Color, GameResult, Komi, Position};
@@ -108,12 +109,13 @@ pub struct GameSettings {
 /// In a game by nodes, an engine that has not answered after this long is lost (hung).
 pub const NODE_MOVE_LIMIT: Duration = Duration::from_secs(120);
 
-/// Plays one game on an `N`×`N` board; `engines[0]` plays White.
+/// Plays one game on an `N`×`N` board; `engines[0]` plays White. `None` if the match was
+/// interrupted before the game ended.
 pub fn play<const N: usize>(
     engines: [&mut EngineProcess; 2],
     opening: &[String],
     settings: &GameSettings,
-) -> GameRecord {
+) -> Option<GameRecord> {
     let names = [engines[0].spec.name.clone(), engines[1].spec.name.clone()];
     let mut record = GameRecord {
         white: names[0].clone(),
@@ -137,6 +139,9 @@ pub fn play<const N: usize>(
             .send(&format!("teinewgame {N}"))
             .and_then(|_| engine.ready());
         if let Err(e) = started {
+            if e == ProcessError::Interrupted {
+                return None;
+            }
             let loser = Color::ALL[i];
             let result = if loser == Color::White { "0-1" } else { "1-0" };
             finish(
@@ -146,7 +151,7 @@ pub fn play<const N: usize>(
                 format!("{} {e} at the start", names[i]),
             );
             record.broken = Some(loser);
-            return record;
+            return Some(record);
         }
     }
     let mut pos = Position::<N>::start();
@@ -171,7 +176,7 @@ pub fn play<const N: usize>(
                 GameResult::Draw => "flat count tie",
             };
             finish(&mut record, result.winner(), result.ptn(), why.to_string());
-            return record;
+            return Some(record);
         }
         if seen.get(&pos.hash()).copied().unwrap_or(0) >= 3 {
             finish(
@@ -180,7 +185,7 @@ pub fn play<const N: usize>(
                 "1/2-1/2",
                 "threefold repetition".to_string(),
             );
-            return record;
+            return Some(record);
         }
         if pos.ply() >= settings.max_plies {
             finish(
@@ -189,7 +194,7 @@ pub fn play<const N: usize>(
                 "*",
                 format!("stopped after {} plies", settings.max_plies),
             );
-            return record;
+            return Some(record);
         }
         let side = pos.side_to_move();
         let me = side.index();
@@ -223,21 +228,22 @@ pub fn play<const N: usize>(
         let elapsed = started.elapsed();
         let (text, eval) = match reply {
             Ok(r) => r,
+            Err(ProcessError::Interrupted) => return None,
             Err(ProcessError::Timeout) => {
                 forfeit(&mut record, "lost on time (no move)".to_string());
                 record.broken = Some(side);
-                return record;
+                return Some(record);
             }
             Err(ProcessError::Closed) => {
                 let how = engine.exit_status();
                 forfeit(&mut record, format!("crashed: {how}"));
                 record.broken = Some(side);
-                return record;
+                return Some(record);
             }
             Err(e) => {
                 forfeit(&mut record, format!("crashed: {e}"));
                 record.broken = Some(side);
-                return record;
+                return Some(record);
             }
         };
         let used = elapsed.as_millis() as i64;
@@ -246,18 +252,18 @@ pub fn play<const N: usize>(
                 &mut record,
                 format!("lost on time ({used} ms with {} ms left)", clock[me]),
             );
-            return record;
+            return Some(record);
         }
         clock[me] += settings.tc.inc_ms as i64 - used;
         if text.parse::<PtnMove>().is_err() {
             forfeit(&mut record, format!("sent a malformed move `{text}`"));
-            return record;
+            return Some(record);
         }
         let mv = match parse_move(&pos, &text) {
             Ok(mv) => mv,
             Err(e) => {
                 forfeit(&mut record, format!("made an illegal move: {e}"));
-                return record;
+                return Some(record);
             }
         };
         pos.make(mv);

@@ -11,17 +11,21 @@
 //! game elsewhere. `summary` prints the result (text or `--json`) and draws `--plot`. With an
 //! SPRT the match stops as soon as
 //! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
-//! share its colour bias, which the pairs take out).
+//! share its colour bias, which the pairs take out). A first Ctrl-C (or SIGTERM) ends the
+//! games in progress, which count nowhere, and the result covers the finished ones
+//! ([`Interrupt`]).
 
 mod args;
 mod book;
 mod game;
+mod interrupt;
 mod process;
 mod stats;
 mod summary;
 
 pub use args::MatchArgs;
 pub use game::{GameRecord, GameSettings, TimeControl};
+pub use interrupt::Interrupt;
 pub use process::{EngineProcess, EngineSpec};
 pub use stats::{Elo, Pairs, Sprt, SprtState, Tally};
 pub use summary::{main, MatchJson};
@@ -77,6 +81,31 @@ pub struct MatchOutcome {
     /// Why the match stopped before its last game, when writing the PTN failed: the message
     /// says what the file holds.
     pub write_error: Option<String>,
+    /// What interrupted the match (`SIGINT`, `SIGTERM`), if anything did.
+    pub interrupted: Option<&'static str>,
+    /// Games in progress when the match was interrupted: they count nowhere.
+    pub cut_short: usize,
+}
+
+impl MatchOutcome {
+    /// Why the match stopped before its last game, if it did: a failed write of its PTN, or an
+    /// interrupt. The message says how many games count.
+    pub fn stopped(&self) -> Option<String> {
+        let finished = crate::report::counted(self.results.len() as u64, "game");
+        if let Some(e) = &self.write_error {
+            return Some(format!("{e}; the match stopped after {finished}"));
+        }
+        self.interrupted.map(|signal| {
+            let left_out = match self.cut_short {
+                0 => String::new(),
+                n => format!(
+                    "; {} in progress left out",
+                    crate::report::counted(n as u64, "game")
+                ),
+            };
+            format!("interrupted by {signal} after {finished}{left_out}")
+        })
+    }
 }
 
 /// One finished game of a match, in short.
@@ -96,8 +125,10 @@ pub struct GameResult {
     pub plies: usize,
 }
 
-/// Runs a match; errors only for setup problems (bad book, engines that cannot start).
-pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
+/// Runs a match; errors only for setup problems (bad book, engines that cannot start). Once
+/// `interrupt` is requested no game starts, the games in progress end without a result, and
+/// the outcome covers the games that finished.
+pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, String> {
     let openings: Vec<Vec<String>> = match &config.book {
         Some(text) => cairn_tak::with_size!(config.size, |N| book::load::<N>(text),
             else Err(format!("unsupported size {}", config.size)))
@@ -122,7 +153,8 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         .transpose()?;
     let ptn = Mutex::new(ptn);
     for spec in &config.engines {
-        let mut probe = EngineProcess::spawn(spec).map_err(|e| format!("{}: {e}", spec.name))?;
+        let mut probe =
+            EngineProcess::spawn(spec, interrupt).map_err(|e| format!("{}: {e}", spec.name))?;
         probe
             .handshake(config.settings.komi)
             .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
@@ -143,6 +175,7 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
     let games = Mutex::new(Vec::with_capacity(total));
     let results = Mutex::new(Vec::with_capacity(total));
     let write_error = Mutex::new(None);
+    let cut_short = AtomicUsize::new(0);
     let progress = Progress::new("match", total as u64, "games", std::time::Duration::ZERO);
     std::thread::scope(|scope| {
         for _ in 0..config.concurrency.clamp(1, total) {
@@ -150,12 +183,17 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
                 let mut slot: [Option<EngineProcess>; 2] = [None, None];
                 loop {
                     let index = next.fetch_add(1, Relaxed);
-                    if index >= total || stop.load(Relaxed) {
+                    if index >= total || stop.load(Relaxed) || interrupt.requested() {
                         break;
                     }
                     let opening = &openings[(config.book_start + index / 2) % openings.len()];
                     let first_is_white = index % 2 == 0;
-                    let record = play_one(config, &mut slot, opening, first_is_white);
+                    let Some(record) =
+                        play_one(config, interrupt, &mut slot, opening, first_is_white)
+                    else {
+                        cut_short.fetch_add(1, Relaxed);
+                        break;
+                    };
                     let mut guard = state.lock().expect("match state");
                     let (tally, forfeits, done, finished, half) = &mut *guard;
                     // The game goes to the file first: a game counts only once it is kept.
@@ -258,20 +296,24 @@ pub fn run(config: &MatchConfig) -> Result<MatchOutcome, String> {
         games: games.into_inner().expect("match games"),
         results: results.into_inner().expect("match results"),
         write_error: write_error.into_inner().expect("error"),
+        interrupted: interrupt.reason(),
+        cut_short: cut_short.into_inner(),
     })
 }
 
-/// Plays one game with the slot's engines, (re)starting any that is not running.
+/// Plays one game with the slot's engines, (re)starting any that is not running; `None` if the
+/// match was interrupted before it ended.
 fn play_one(
     config: &MatchConfig,
+    interrupt: &Interrupt,
     slot: &mut [Option<EngineProcess>; 2],
     opening: &[String],
     first_is_white: bool,
-) -> GameRecord {
+) -> Option<GameRecord> {
     for (i, engine) in slot.iter_mut().enumerate() {
         if engine.is_none() {
             let spec = &config.engines[i];
-            match EngineProcess::spawn(spec)
+            match EngineProcess::spawn(spec, interrupt)
                 .and_then(|mut e| e.handshake(config.settings.komi).map(|_| e))
             {
                 Ok(e) => *engine = Some(e),
@@ -284,8 +326,9 @@ fn play_one(
         (Some(a), Some(b)) => {
             let engines = if first_is_white { [a, b] } else { [b, a] };
             cairn_tak::with_size!(config.size, |N| game::play::<N>(engines, opening, &config.settings),
-                else unreachable!("the size was checked with the book"))
+                else unreachable!("the size was checked with the book"))?
         }
+        _ if interrupt.requested() => return None,
         _ => {
             let first_failed = a.is_none();
             let loser_white = first_failed == first_is_white;
@@ -324,7 +367,7 @@ fn play_one(
         let broken_first = (broken == Color::White) == first_is_white;
         slot[usize::from(!broken_first)] = None;
     }
-    record
+    Some(record)
 }
 
 /// The game as PTN text ([`PtnGame::to_ptn`]): the match's tags, the book plies marked

@@ -2,8 +2,11 @@
 //!
 //! A reader thread turns the engine's stdout into a channel of lines, so every wait can have a
 //! deadline and a hung or crashed engine is noticed instead of blocking the match. stderr is
-//! passed through, as racetrack does.
+//! passed through, as racetrack does. Every wait also ends when the match is interrupted
+//! ([`Interrupt`]); the engine runs in a process group of its own, so that a Ctrl-C meant for
+//! the match does not kill it mid-game.
 
+use super::interrupt::Interrupt;
 use cairn_tak::board::Komi;
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -75,6 +78,8 @@ pub enum ProcessError {
     Closed,
     /// It did not answer in time.
     Timeout,
+    /// The match was interrupted while waiting for it.
+    Interrupted,
 }
 
 impl std::fmt::Display for ProcessError {
@@ -83,6 +88,7 @@ impl std::fmt::Display for ProcessError {
             ProcessError::Spawn(e) => write!(f, "could not start: {e}"),
             ProcessError::Closed => f.write_str("closed its pipes (crashed?)"),
             ProcessError::Timeout => f.write_str("did not answer in time"),
+            ProcessError::Interrupted => f.write_str("was stopped: the match was interrupted"),
         }
     }
 }
@@ -94,16 +100,24 @@ pub struct EngineProcess {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    interrupt: Interrupt,
 }
 
+/// How often a wait for an engine looks whether the match was interrupted.
+const INTERRUPT_POLL: Duration = Duration::from_millis(20);
+
 impl EngineProcess {
-    /// Starts the engine.
-    pub fn spawn(spec: &EngineSpec) -> Result<Self, ProcessError> {
-        let mut child = Command::new(&spec.cmd)
+    /// Starts the engine; its waits end when `interrupt` is requested.
+    pub fn spawn(spec: &EngineSpec, interrupt: &Interrupt) -> Result<Self, ProcessError> {
+        let mut command = Command::new(&spec.cmd);
+        command
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::inherit());
+        #[cfg(unix)]
+        std::os::unix::process::CommandExt::process_group(&mut command, 0);
+        let mut child = command
             .spawn()
             .map_err(|e| ProcessError::Spawn(format!("{}: {e}", spec.cmd)))?;
         let stdin = child.stdin.take().ok_or(ProcessError::Closed)?;
@@ -122,6 +136,7 @@ impl EngineProcess {
             child,
             stdin,
             lines,
+            interrupt: interrupt.clone(),
         })
     }
 
@@ -133,16 +148,22 @@ impl EngineProcess {
             .map_err(|_| ProcessError::Closed)
     }
 
-    /// The next line, waiting until `deadline`.
+    /// The next line, waiting until `deadline` or until the match is interrupted.
     pub fn recv(&mut self, deadline: Instant) -> Result<String, ProcessError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                log::debug!("{} > {line}", self.spec.name);
-                Ok(line)
+        loop {
+            if self.interrupt.requested() {
+                return Err(ProcessError::Interrupted);
             }
-            Err(RecvTimeoutError::Timeout) => Err(ProcessError::Timeout),
-            Err(RecvTimeoutError::Disconnected) => Err(ProcessError::Closed),
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left.min(INTERRUPT_POLL)) {
+                Ok(line) => {
+                    log::debug!("{} > {line}", self.spec.name);
+                    return Ok(line);
+                }
+                Err(RecvTimeoutError::Timeout) if left > INTERRUPT_POLL => {}
+                Err(RecvTimeoutError::Timeout) => return Err(ProcessError::Timeout),
+                Err(RecvTimeoutError::Disconnected) => return Err(ProcessError::Closed),
+            }
         }
     }
 

@@ -2,18 +2,18 @@
 //! the match, then the result on stdout (the summary, the pairs and the SPRT as text, or one
 //! JSON document with `--json`) and the picture (`--plot`).
 
-use super::{run, GameResult, MatchArgs, MatchConfig, MatchOutcome, SprtState};
+use super::{run, GameResult, Interrupt, MatchArgs, MatchConfig, MatchOutcome, SprtState};
 use crate::output::OutputFile;
 use crate::report::{counted, summary_line, two_decimals, PairsJson, TallyJson};
 
 /// Runs `cairn match`; `Err` is the one-line message for the user. A match stopped by a failed
-/// write of its PTN still prints its result over the games it kept, then fails with the
-/// write's message.
+/// write of its PTN, or by Ctrl-C or SIGTERM, still prints its result over the games it kept,
+/// then fails with a message that says why it stopped.
 pub fn main(args: &MatchArgs) -> Result<(), String> {
     let config = args.config()?;
     // Checked before the first game (the PTN file is opened by `run`, also before it).
     let plot = OutputFile::create_if("--plot", args.plot.as_deref())?;
-    let outcome = run(&config)?;
+    let outcome = run(&config, &Interrupt::on_signals()?)?;
     if args.json {
         let json = serde_json::to_string_pretty(&MatchJson::new(&config, &outcome))
             .map_err(|e| format!("--json: {e}"))?;
@@ -32,11 +32,8 @@ pub fn main(args: &MatchArgs) -> Result<(), String> {
             .map_err(|e| format!("--plot: the match's games: {e}"))?;
         plot.commit(crate::plot::match_svg(&report.graph())?)?;
     }
-    match outcome.write_error {
-        Some(e) => Err(format!(
-            "{e}; the match stopped after {}",
-            counted(outcome.results.len() as u64, "game")
-        )),
+    match outcome.stopped() {
+        Some(why) => Err(why),
         None => Ok(()),
     }
 }
@@ -87,7 +84,7 @@ pub struct MatchJson {
     pub sprt: Option<SprtJson>,
     /// Every game, in the order they finished.
     pub games: Vec<GameResult>,
-    /// Why the match stopped before its last game, if it did for a failed write.
+    /// Why the match stopped before its last game, if it did: a failed write or an interrupt.
     pub stopped: Option<String>,
 }
 
@@ -195,7 +192,7 @@ impl MatchJson {
                 }
             }),
             games: outcome.results.clone(),
-            stopped: outcome.write_error.clone(),
+            stopped: outcome.stopped(),
         }
     }
 }
