@@ -7,7 +7,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
 use std::sync::Arc;
 
-/// A stop request, shared by a match's games and their engines.
+/// A stop request, shared by a match's games and their engines; `Default` is one that never
+/// comes, [`Interrupt::on_signals`] one that SIGINT and SIGTERM make.
 #[derive(Clone, Debug, Default)]
 pub struct Interrupt {
     /// Set by the first signal; a second one while it is set ends the process.
@@ -17,11 +18,6 @@ pub struct Interrupt {
 }
 
 impl Interrupt {
-    /// A request that only [`Interrupt::request`] makes: for matches run from code.
-    pub fn none() -> Self {
-        Self::default()
-    }
-
     /// Listens for SIGINT and SIGTERM from now on.
     pub fn on_signals() -> Result<Self, String> {
         use signal_hook::consts::{SIGINT, SIGTERM};
@@ -43,18 +39,12 @@ impl Interrupt {
         Ok(interrupt)
     }
 
-    /// Asks the match to stop, as a signal does.
-    pub fn request(&self) {
-        self.stopped.store(true, Relaxed);
-    }
-
     /// Whether the match was asked to stop.
     pub fn requested(&self) -> bool {
         self.stopped.load(Relaxed)
     }
 
-    /// What stopped the match, for its message: `SIGINT`, `SIGTERM` or `a stop request`; `None`
-    /// while it runs on.
+    /// What stopped the match, for its message (`SIGINT`, `SIGTERM`); `None` while it runs on.
     pub fn reason(&self) -> Option<&'static str> {
         if !self.requested() {
             return None;
@@ -62,7 +52,7 @@ impl Interrupt {
         Some(match self.signal.load(Relaxed) as i32 {
             signal_hook::consts::SIGINT => "SIGINT",
             signal_hook::consts::SIGTERM => "SIGTERM",
-            _ => "a stop request",
+            _ => "a signal",
         })
     }
 }
