@@ -81,7 +81,7 @@ fn generated_data_parses() {
         siblings: 0,
     };
     let mut out = Vec::new();
-    let summary = selfplay::generate::<4>(&settings, &mut out, &|_, _, _| {}).unwrap();
+    let summary = selfplay::generate::<4>(&settings, &mut out, &|_| {}).unwrap();
     let text = String::from_utf8(out).unwrap();
     assert_eq!(summary.games, 3);
     assert_eq!(summary.white + summary.black + summary.draws, 3);
@@ -194,7 +194,7 @@ fn generate_text<const N: usize>(games: usize, seed: u64, shard: selfplay::Shard
         siblings: 0,
     };
     let mut out = Vec::new();
-    selfplay::generate::<N>(&settings, &mut out, &|_, _, _| {}).unwrap();
+    selfplay::generate::<N>(&settings, &mut out, &|_| {}).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -263,7 +263,7 @@ fn siblings_leave_the_games_alone() {
             siblings,
         };
         let mut out = Vec::new();
-        let summary = selfplay::generate::<4>(&settings, &mut out, &|_, _, _| {}).unwrap();
+        let summary = selfplay::generate::<4>(&settings, &mut out, &|_| {}).unwrap();
         (summary, String::from_utf8(out).unwrap())
     };
     let (plain_summary, plain) = run(0);

@@ -25,13 +25,13 @@ pub mod spsa;
 pub mod texel;
 
 use crate::output::OutputFile;
+use crate::progress::Progress;
 use crate::report::counted;
 use cairn_tak::board::Komi;
 use cairn_tak::eval::nnue::Network;
 use cairn_tak::eval::params::{self, WEIGHTS};
-use std::io::{IsTerminal, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 /// Arguments of `cairn tune`: one of its modes.
@@ -419,69 +419,8 @@ pub fn default_out(size: usize, seed: u64, shard: selfplay::Shard) -> PathBuf {
     ))
 }
 
-/// Seconds between the progress lines of a generation when stderr is not a terminal.
-const PROGRESS_SECONDS: u64 = 30;
-
-/// The progress of a generation on stderr: a bar with the rate and the time left on a terminal,
-/// else a line every [`PROGRESS_SECONDS`] and one at the end.
-struct Progress {
-    bar: Option<indicatif::ProgressBar>,
-    started: Instant,
-    last_line: Mutex<Instant>,
-}
-
-impl Progress {
-    fn new(total: usize) -> Progress {
-        let bar = std::io::stderr().is_terminal().then(|| {
-            let bar = indicatif::ProgressBar::new(total as u64);
-            let style = indicatif::ProgressStyle::with_template(
-                "tune {elapsed_precise} [{bar:30}] {pos}/{len} games, {per_sec}, eta {eta} {msg}",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
-            .progress_chars("=> ");
-            bar.set_style(style);
-            bar
-        });
-        Progress {
-            bar,
-            started: Instant::now(),
-            last_line: Mutex::new(Instant::now()),
-        }
-    }
-
-    fn game(&self, done: usize, total: usize, summary: &selfplay::Summary) {
-        let draws = 100.0 * summary.draw_rate();
-        if let Some(bar) = &self.bar {
-            bar.set_position(done as u64);
-            bar.set_message(format!(
-                "{} positions, draws {draws:.1}%",
-                summary.positions
-            ));
-            return;
-        }
-        let Ok(mut last) = self.last_line.lock() else {
-            return;
-        };
-        if done < total && last.elapsed() < Duration::from_secs(PROGRESS_SECONDS) {
-            return;
-        }
-        *last = Instant::now();
-        let secs = self.started.elapsed().as_secs_f64();
-        let left = secs / done as f64 * (total - done) as f64;
-        eprintln!(
-            "tune: {done}/{total} games, {} positions, draws {draws:.1}%, {:.1} games/min, \
-             {secs:.0} s, eta {left:.0} s",
-            summary.positions,
-            done as f64 * 60.0 / secs.max(1e-9)
-        );
-    }
-
-    fn finish(&self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
-}
+/// Time between the progress lines of a generation when stderr is not a terminal.
+const PROGRESS_EVERY: Duration = Duration::from_secs(30);
 
 fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
     let play = &args.play;
@@ -511,9 +450,12 @@ fn generate<const N: usize>(args: &GenerateArgs) -> Result<(), String> {
         }
     );
     let started = Instant::now();
-    let progress = Progress::new(games);
-    let summary = selfplay::generate::<N>(&settings, &mut file, &|done, total, summary| {
-        progress.game(done, total, summary)
+    let progress = Progress::new("tune", games as u64, "games", PROGRESS_EVERY);
+    let summary = selfplay::generate::<N>(&settings, &mut file, &|summary| {
+        progress.inc(1, || {
+            let draws = 100.0 * summary.draw_rate();
+            format!("{} positions, draws {draws:.1}%", summary.positions)
+        })
     });
     progress.finish();
     let summary = summary.map_err(|e| format!("--out {name}: {e}"))?;

@@ -31,7 +31,7 @@ use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::sync::Mutex;
 
 /// Search scores beyond this (proven results) are written as this, in centiflats.
@@ -237,18 +237,16 @@ impl Settings {
 
 /// Plays the shard's games (in parallel on rayon's threads) and writes their positions to `out`
 /// in game order, after the header and before the summary; `on_game` hears of each game as it
-/// ends: the games done, the shard's games, and the summary so far.
+/// ends, with the summary so far.
 pub fn generate<const N: usize>(
     settings: &Settings,
     out: &mut (dyn Write + Send),
-    on_game: &(dyn Fn(usize, usize, &Summary) + Sync),
+    on_game: &(dyn Fn(&Summary) + Sync),
 ) -> std::io::Result<Summary> {
     for line in settings.header::<N>() {
         writeln!(out, "{line}")?;
     }
     let range = settings.shard.games(settings.games);
-    let total = range.len();
-    let done = AtomicUsize::new(0);
     // Finished games wait in `pending` until every lower number has been written.
     struct Output<'a> {
         summary: Summary,
@@ -285,8 +283,7 @@ pub fn generate<const N: usize>(
                 }
                 o.next += 1;
             }
-            let n = done.fetch_add(1, Relaxed) + 1;
-            on_game(n, total, &o.summary);
+            on_game(&o.summary);
         },
     );
     let o = shared.into_inner().expect("data lock");
