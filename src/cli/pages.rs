@@ -29,29 +29,82 @@ pub fn completions(shell: clap_complete::Shell) -> Result<(), String> {
 pub fn man(out: Option<&Path>) -> Result<(), String> {
     let command = Cli::command();
     let Some(dir) = out else {
-        let mut page = Vec::new();
-        clap_mangen::Man::new(command)
-            .render(&mut page)
-            .map_err(|e| format!("man: {e}"))?;
+        let mut command = command;
+        command.build();
         use std::io::Write as _;
         return std::io::stdout()
-            .write_all(&page)
+            .write_all(page(&command)?.as_bytes())
             .map_err(|e| format!("man: {e}"));
     };
     let name = dir.display();
     std::fs::create_dir_all(dir).map_err(|e| format!("--out {name}: {e}"))?;
     let mut command = command.disable_help_subcommand(true);
     command.build();
-    clap_mangen::generate_to(command.clone(), dir).map_err(|e| format!("--out {name}: {e}"))?;
     let mut pages = Vec::new();
     page_names(&command, &mut pages);
+    write_pages(&command, dir).map_err(|e| format!("--out {name}: {e}"))?;
     for page in pages {
         println!("{}", dir.join(page).display());
     }
     Ok(())
 }
 
-/// The file names of the pages `clap_mangen::generate_to` writes for `command` (built), each
+/// Writes the page of `command` (built) and of each of its subcommands into `dir`, each
+/// subcommand's before its parent's, under the names [`page_names`] gives.
+fn write_pages(command: &clap::Command, dir: &Path) -> Result<(), String> {
+    for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {
+        write_pages(sub, dir)?;
+    }
+    let path = dir.join(clap_mangen::Man::new(command.clone()).get_filename());
+    std::fs::write(&path, page(command)?).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// The manual page of `command` (built), its synopsis naming each option's value
+/// (`[--depth N]`), which `clap_mangen`'s leaves out (`[--depth]`).
+fn page(command: &clap::Command) -> Result<String, String> {
+    let mut page = Vec::new();
+    clap_mangen::Man::new(command.clone())
+        .render(&mut page)
+        .map_err(|e| format!("man: {e}"))?;
+    let page = String::from_utf8(page).map_err(|e| format!("man: {e}"))?;
+    let Some(start) = page
+        .find(".SH SYNOPSIS\n")
+        .map(|at| at + ".SH SYNOPSIS\n".len())
+    else {
+        return Ok(page);
+    };
+    let end = page[start..].find('\n').map_or(page.len(), |at| start + at);
+    let mut synopsis = page[start..end].to_string();
+    for arg in command.get_arguments().filter(|a| !a.is_hide_set()) {
+        let Some(long) = arg.get_long() else {
+            continue;
+        };
+        if !arg.get_num_args().is_some_and(|n| n.takes_values()) {
+            continue;
+        }
+        let value = match arg.get_value_names() {
+            Some(names) => names
+                .iter()
+                .map(|v| roff_text(v))
+                .collect::<Vec<_>>()
+                .join(" "),
+            None => roff_text(&arg.get_id().as_str().to_uppercase()),
+        };
+        let flag = format!("\\fB\\-\\-{}\\fR", roff_text(long));
+        if let Some(at) = synopsis.find(&flag) {
+            synopsis.insert_str(at + flag.len(), &format!(" \\fI{value}\\fR"));
+        }
+    }
+    Ok(format!("{}{synopsis}{}", &page[..start], &page[end..]))
+}
+
+/// `text` as roff prints it literally: hyphens as `\-` (a bare `-` may print as a hyphen, not
+/// the minus an option needs) and backslashes as `\e`.
+fn roff_text(text: &str) -> String {
+    text.replace('\\', "\\e").replace('-', "\\-")
+}
+
+/// The file names of the pages [`write_pages`] writes for `command` (built), each
 /// subcommand's before its parent's.
 fn page_names(command: &clap::Command, names: &mut Vec<String>) {
     for sub in command.get_subcommands().filter(|s| !s.is_hide_set()) {

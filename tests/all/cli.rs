@@ -327,6 +327,21 @@ fn the_manual_page_has_every_subcommand() {
         "{text}"
     );
     assert!(text.contains("\\-\\-divide"), "{text}");
+    // The synopsis names each option's value, as --help does, and not a flag's.
+    let synopsis = text
+        .lines()
+        .skip_while(|l| *l != ".SH SYNOPSIS")
+        .nth(1)
+        .unwrap();
+    assert!(
+        synopsis.contains("<\\fB\\-\\-depth\\fR \\fIDEPTH\\fR>"),
+        "{synopsis}"
+    );
+    assert!(synopsis.contains("[\\fB\\-\\-divide\\fR]"), "{synopsis}");
+    assert!(
+        page.contains("[\\fB\\-\\-log\\-file\\fR \\fIPATH\\fR]"),
+        "{page}"
+    );
     assert!(out.join("cairn-tablut-analyze.1").exists());
     assert_eq!(
         listed.lines().count(),
