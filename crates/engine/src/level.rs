@@ -14,7 +14,7 @@ use cairn_search::rng::{mix, Rng};
 use cairn_search::score::Score;
 
 /// The strongest level: no cap, no temperature; Cairn as it plays by default.
-pub const FULL: u8 = 14;
+pub const FULL: u8 = 15;
 
 /// The weakest level.
 pub const WEAKEST: u8 = 1;
@@ -62,6 +62,7 @@ const LADDER: [(Reach, usize, i64, i64); FULL as usize - 1] = [
     (Reach::Nodes(60_000), 2, 5, 20),
     (Reach::Nodes(100_000), 2, 4, 15),
     (Reach::Nodes(170_000), 2, 3, 10),
+    (Reach::Nodes(290_000), 2, 2, 6),
 ];
 
 impl Level {

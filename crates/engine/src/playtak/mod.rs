@@ -140,8 +140,8 @@ pub struct PlaytakArgs {
     #[arg(long, default_value_t = 0, allow_hyphen_values = true,
           value_parser = clap::value_parser!(i32).range(-100..=100), value_name = "CENTIFLATS")]
     pub contempt: i32,
-    /// Playing strength, 1 (a beginner) to 14 (full strength); the TEI option `Level`. Below
-    /// 14 the bot searches less and picks among its best moves (docs/levels.md has each
+    /// Playing strength, 1 (a beginner) to 15 (full strength); the TEI option `Level`. Below
+    /// 15 the bot searches less and picks among its best moves (docs/levels.md has each
     /// level's Elo).
     #[arg(long, default_value_t = crate::level::FULL,
           value_parser = clap::value_parser!(u8).range(crate::level::WEAKEST as i64..=crate::level::FULL as i64))]
