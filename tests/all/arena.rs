@@ -1,6 +1,6 @@
 //! `cairn match` when an engine fails mid-game: one that is killed and one that hangs. Each
 //! failure is a forfeit named in the PTN, the failed engine is started afresh, and the match
-//! plays on to its last game.
+//! plays on to its last game. And the SPRT over whole pairs, in the match and in `cairn report`.
 
 #![cfg(unix)]
 
@@ -126,6 +126,41 @@ fn the_sprt_counts_whole_pairs() {
         "{stdout}"
     );
     assert_eq!(ptn.matches("[Result ").count(), 8, "{ptn}");
+
+    // `cairn report --sprt` judges the file's pairs by the same test, and so does it when the
+    // match was played in two runs (each file with its own rounds).
+    let report = |files: &[&Path], test: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .arg("report")
+            .args(files)
+            .args(["--sprt", test])
+            .output()
+            .unwrap();
+        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+        (out.status.success(), text(out.stdout), text(out.stderr))
+    };
+    let test = "elo0=0 elo1=400 alpha=0.05 beta=0.05";
+    let decided = "SPRT elo0=0 elo1=400 alpha=0.05 beta=0.05 over the pairs: LLR 3.69 in \
+                   [-2.94, 2.94], accept_h1";
+    let whole = dir.file("whole.ptn", &ptn);
+    let (success, text, err) = report(&[&whole], test);
+    assert!(success && text.contains(decided), "{text}{err}");
+    let fifth = ptn.find("[Round \"5\"]").expect("a fifth game");
+    let cut = ptn[..fifth].rfind("\n\n").expect("games apart") + 2;
+    let monday = dir.file("monday.ptn", &ptn[..cut]);
+    let tuesday = dir.file("tuesday.ptn", &ptn[cut..]);
+    let (success, pooled, err) = report(&[&monday, &tuesday], test);
+    assert!(success && pooled.contains(decided), "{pooled}{err}");
+    let (success, half, err) = report(&[&monday], test);
+    assert!(
+        success && half.contains("(2 pairs)") && half.contains(", continue\n"),
+        "{half}{err}"
+    );
+    let (success, _, err) = report(&[&whole], "elo0=10 elo1=5");
+    assert!(
+        !success && err.contains("\"elo0=10 elo1=5\": need elo1 > elo0"),
+        "{err}"
+    );
 }
 
 /// An engine that stops answering loses on time one second past its clock, is killed and

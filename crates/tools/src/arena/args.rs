@@ -110,44 +110,11 @@ impl MatchArgs {
             book_start: self.book_start.map_or(0, |n| n as usize - 1),
             concurrency: self.concurrency as usize,
             ptn: self.ptn.clone(),
-            sprt: self.sprt.as_deref().map(parse_sprt).transpose()?,
+            sprt: self
+                .sprt
+                .as_deref()
+                .map(|text| text.parse::<Sprt>().map_err(|e| format!("--sprt {e}")))
+                .transpose()?,
         })
     }
-}
-
-/// An `--sprt` text, `elo0=E0 elo1=E1 alpha=A beta=B` (any of them left out keeps its default:
-/// 0, 5, 0.05, 0.05).
-fn parse_sprt(text: &str) -> Result<Sprt, String> {
-    let mut sprt = Sprt {
-        elo0: 0.0,
-        elo1: 5.0,
-        alpha: 0.05,
-        beta: 0.05,
-    };
-    for part in text.split_whitespace() {
-        let (key, value) = part
-            .split_once('=')
-            .ok_or_else(|| format!("--sprt `{part}`: expected key=value"))?;
-        let value: f64 = value
-            .parse()
-            .map_err(|_| format!("--sprt `{part}`: not a number"))?;
-        match key {
-            "elo0" => sprt.elo0 = value,
-            "elo1" => sprt.elo1 = value,
-            "alpha" => sprt.alpha = value,
-            "beta" => sprt.beta = value,
-            _ => {
-                return Err(format!(
-                    "--sprt `{key}`: expected elo0, elo1, alpha or beta"
-                ))
-            }
-        }
-    }
-    let valid = |p: f64| p > 0.0 && p < 0.5;
-    if sprt.elo1 <= sprt.elo0 || !valid(sprt.alpha) || !valid(sprt.beta) {
-        return Err(format!(
-            "--sprt \"{text}\": need elo1 > elo0 and 0 < alpha, beta < 0.5"
-        ));
-    }
-    Ok(sprt)
 }

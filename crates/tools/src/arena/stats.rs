@@ -65,6 +65,56 @@ pub enum SprtState {
     AcceptH0,
 }
 
+impl std::str::FromStr for Sprt {
+    type Err = String;
+
+    /// `elo0=E0 elo1=E1 alpha=A beta=B`, any of them left out keeping its default (0, 5, 0.05,
+    /// 0.05); the error names the part that is wrong.
+    fn from_str(text: &str) -> Result<Sprt, String> {
+        let mut sprt = Sprt {
+            elo0: 0.0,
+            elo1: 5.0,
+            alpha: 0.05,
+            beta: 0.05,
+        };
+        for part in text.split_whitespace() {
+            let (key, value) = part
+                .split_once('=')
+                .ok_or_else(|| format!("`{part}`: expected key=value"))?;
+            let value: f64 = value
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite())
+                .ok_or_else(|| format!("`{part}`: not a number"))?;
+            match key {
+                "elo0" => sprt.elo0 = value,
+                "elo1" => sprt.elo1 = value,
+                "alpha" => sprt.alpha = value,
+                "beta" => sprt.beta = value,
+                _ => return Err(format!("`{key}`: expected elo0, elo1, alpha or beta")),
+            }
+        }
+        let valid = |p: f64| p > 0.0 && p < 0.5;
+        if sprt.elo1 <= sprt.elo0 || !valid(sprt.alpha) || !valid(sprt.beta) {
+            return Err(format!(
+                "\"{text}\": need elo1 > elo0 and 0 < alpha, beta < 0.5"
+            ));
+        }
+        Ok(sprt)
+    }
+}
+
+impl SprtState {
+    /// The state as one word: `continue`, `accept_h1` or `accept_h0`.
+    pub fn word(self) -> &'static str {
+        match self {
+            SprtState::Continue => "continue",
+            SprtState::AcceptH1 => "accept_h1",
+            SprtState::AcceptH0 => "accept_h0",
+        }
+    }
+}
+
 impl Sprt {
     /// The LLR's bounds: `ln(β/(1−α))` (accept `elo0` at or below it) and `ln((1−β)/α)` (accept
     /// `elo1` at or above it).

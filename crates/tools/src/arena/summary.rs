@@ -2,9 +2,9 @@
 //! the match, then the result on stdout (the summary, the pairs and the SPRT as text, or one
 //! JSON document with `--json`) and the picture (`--plot`).
 
-use super::{run, GameResult, Interrupt, MatchArgs, MatchConfig, MatchOutcome, SprtState};
+use super::{run, GameResult, Interrupt, MatchArgs, MatchConfig, MatchOutcome};
 use crate::output::OutputFile;
-use crate::report::{counted, summary_line, two_decimals, PairsJson, TallyJson};
+use crate::report::{counted, summary_line, two_decimals, PairsJson, SprtJson, TallyJson};
 
 /// Runs `cairn match`; `Err` is the one-line message for the user. A match stopped by a failed
 /// write of its PTN, or by Ctrl-C or SIGTERM, still prints its result over the games it kept,
@@ -122,27 +122,6 @@ pub struct SettingsJson {
     pub book_start: Option<usize>,
 }
 
-/// The state of an SPRT.
-#[derive(serde::Serialize, Debug)]
-pub struct SprtJson {
-    /// The Elo difference of the null hypothesis.
-    pub elo0: f64,
-    /// The Elo difference of the alternative.
-    pub elo1: f64,
-    /// The false-positive rate.
-    pub alpha: f64,
-    /// The false-negative rate.
-    pub beta: f64,
-    /// The log-likelihood ratio over the pairs.
-    pub llr: f64,
-    /// The bound at or below which `elo0` is accepted.
-    pub lower: f64,
-    /// The bound at or above which `elo1` is accepted.
-    pub upper: f64,
-    /// `continue`, `accept_h1` or `accept_h0`.
-    pub state: &'static str,
-}
-
 impl MatchJson {
     /// The document of a played match.
     pub fn new(config: &MatchConfig, outcome: &MatchOutcome) -> MatchJson {
@@ -174,23 +153,7 @@ impl MatchJson {
                 pairs: p.pairs(),
                 elo: p.elo().into(),
             }),
-            sprt: config.sprt.zip(outcome.sprt).map(|(t, (llr, state))| {
-                let (lower, upper) = t.bounds();
-                SprtJson {
-                    elo0: t.elo0,
-                    elo1: t.elo1,
-                    alpha: t.alpha,
-                    beta: t.beta,
-                    llr,
-                    lower,
-                    upper,
-                    state: match state {
-                        SprtState::Continue => "continue",
-                        SprtState::AcceptH1 => "accept_h1",
-                        SprtState::AcceptH0 => "accept_h0",
-                    },
-                }
-            }),
+            sprt: config.sprt.map(|t| SprtJson::new(&t, &p)),
             games: outcome.results.clone(),
             stopped: outcome.stopped(),
         }

@@ -24,7 +24,7 @@
 //! ([`crate::arena::Pairs`]). Games without a `Round` tag, or whose partner is missing, are in
 //! no pair.
 
-use crate::arena::{Elo, Pairs, Tally};
+use crate::arena::{Elo, Pairs, Sprt, Tally};
 use crate::plot::{MatchGraph, Outcomes};
 use cairn_tak::board::{Color, Role};
 use cairn_tak::notation::{parse_file, replay_any, PtnGame, PtnMove};
@@ -125,6 +125,8 @@ pub struct MatchReport {
     pub elo: Vec<Elo>,
     /// The pairs of games (one opening, colours swapped), from the first engine's view.
     pub pairs: Pairs,
+    /// An SPRT to judge the pairs by (`--sprt`), if one was asked for.
+    pub sprt: Option<Sprt>,
 }
 
 /// What an eval comment says: `(depth, seconds)` where given.
@@ -333,6 +335,7 @@ impl MatchReport {
             games: summaries,
             elo,
             pairs,
+            sprt: None,
         })
     }
 
@@ -477,6 +480,21 @@ impl MatchReport {
                 self.engines[0].name,
                 counted(p.pairs().into(), "pair"),
                 p.elo()
+            );
+        }
+        if let Some(sprt) = &self.sprt {
+            let t = SprtJson::new(sprt, p);
+            let _ = writeln!(
+                out,
+                "SPRT elo0={} elo1={} alpha={} beta={} over the pairs: LLR {} in [{}, {}], {}",
+                t.elo0,
+                t.elo1,
+                t.alpha,
+                t.beta,
+                two_decimals(t.llr),
+                two_decimals(t.lower),
+                two_decimals(t.upper),
+                t.state
             );
         }
         let endings: Vec<String> = ENDINGS
@@ -688,6 +706,45 @@ pub struct PairsJson {
     pub elo: EloJson,
 }
 
+/// The state of an SPRT over the pairs, in JSON.
+#[derive(serde::Serialize, Debug)]
+pub struct SprtJson {
+    /// The Elo difference of the null hypothesis.
+    pub elo0: f64,
+    /// The Elo difference of the alternative.
+    pub elo1: f64,
+    /// The false-positive rate.
+    pub alpha: f64,
+    /// The false-negative rate.
+    pub beta: f64,
+    /// The log-likelihood ratio over the pairs.
+    pub llr: f64,
+    /// The bound at or below which `elo0` is accepted.
+    pub lower: f64,
+    /// The bound at or above which `elo1` is accepted.
+    pub upper: f64,
+    /// `continue`, `accept_h1` or `accept_h0`.
+    pub state: &'static str,
+}
+
+impl SprtJson {
+    /// Where `sprt` stands over `pairs`.
+    pub fn new(sprt: &Sprt, pairs: &Pairs) -> SprtJson {
+        let (llr, state) = pairs.sprt(sprt);
+        let (lower, upper) = sprt.bounds();
+        SprtJson {
+            elo0: sprt.elo0,
+            elo1: sprt.elo1,
+            alpha: sprt.alpha,
+            beta: sprt.beta,
+            llr,
+            lower,
+            upper,
+            state: state.word(),
+        }
+    }
+}
+
 /// How many games ended each way, in JSON ([`ENDINGS`]).
 #[derive(serde::Serialize, Debug)]
 pub struct EndingsJson {
@@ -745,6 +802,8 @@ pub struct ReportJson {
     pub engines: Vec<EngineJson>,
     /// The pairs, if there are any.
     pub pairs: Option<PairsJson>,
+    /// The SPRT over the pairs, with `--sprt`.
+    pub sprt: Option<SprtJson>,
     /// How the games ended.
     pub endings: EndingsJson,
     /// The length of the games.
@@ -808,6 +867,7 @@ impl MatchReport {
             games: self.games.len(),
             engines,
             pairs,
+            sprt: self.sprt.map(|t| SprtJson::new(&t, p)),
             endings: EndingsJson {
                 roads: self.count(Ending::Road),
                 flat_wins: self.count(Ending::Flats),
@@ -865,13 +925,15 @@ pub fn two_decimals(x: f64) -> String {
 #[command(
     after_help = "Reads a match file written by racetrack or `cairn match` (Player1/Player2 \
     tags name the engines, `{eval/depth time}` comments follow their moves). Several files \
-    between the same two engines (matches run side by side) are pooled into one report, their \
-    games numbered in the order given.\n\n\
+    between the same two engines (matches run side by side, or one after another) are pooled \
+    into one report, their games numbered in the order given, their pairs found in each file \
+    alone.\n\n\
     Examples:\n  \
     cairn report games.ptn\n  \
     cairn report core1.ptn core2.ptn\n  \
     cairn report games.ptn --plot report.svg --links\n  \
-    cairn report games.ptn --json"
+    cairn report games.ptn --json\n  \
+    cairn report monday.ptn tuesday.ptn --sprt \"elo0=0 elo1=10 alpha=0.05 beta=0.05\""
 )]
 pub struct ReportArgs {
     /// The match files (PTN), one or more, between the same two engines.
@@ -888,11 +950,16 @@ pub struct ReportArgs {
     /// with --links).
     #[arg(long)]
     pub json: bool,
+    /// Also judge the pairs by an SPRT, "elo0=E0 elo1=E1 alpha=A beta=B" (as `cairn match
+    /// --sprt`): where a test stands over matches played in several runs, pooled.
+    #[arg(long, value_name = "SPRT")]
+    pub sprt: Option<Sprt>,
 }
 
 /// Runs `cairn report`: the text on stdout, the picture to `plot`; `Err` is the one-line message.
 pub fn run(args: &ReportArgs) -> Result<(), String> {
-    let report = pooled(&args.files)?;
+    let mut report = pooled(&args.files)?;
+    report.sprt = args.sprt;
     if args.json {
         let json = serde_json::to_string_pretty(&report.json(args.links))
             .map_err(|e| format!("--json: {e}"))?;
