@@ -1,20 +1,13 @@
 //! `cairn analyze` end to end: the binary is run on real positions and games, and its text, JSON
 //! and annotated PTN are checked against the rules.
 
-use crate::common::Scratch;
+use crate::common::{cairn, Scratch};
 use cairn_search::score::{Score, WinKind};
 use cairn_tak::board::{Color, GameResult, Position};
 use cairn_tak::notation::{parse_file, parse_move, replay, tps};
 use serde::Deserialize;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
+use std::process::Output;
 
 fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).expect("utf-8 stdout")

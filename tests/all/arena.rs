@@ -4,7 +4,7 @@
 
 #![cfg(unix)]
 
-use crate::common::Scratch;
+use crate::common::{cairn_run, Scratch};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -130,14 +130,9 @@ fn the_sprt_counts_whole_pairs() {
     // `cairn report --sprt` judges the file's pairs by the same test, and so does it when the
     // match was played in two runs (each file with its own rounds).
     let report = |files: &[&Path], test: &str| {
-        let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .arg("report")
-            .args(files)
-            .args(["--sprt", test])
-            .output()
-            .unwrap();
-        let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
-        (out.status.success(), text(out.stdout), text(out.stderr))
+        let mut args = vec!["report"];
+        args.extend(files.iter().map(|f| f.to_str().expect("a UTF-8 path")));
+        cairn_run(&[&args[..], &["--sprt", test]].concat())
     };
     let test = "elo0=0 elo1=400 alpha=0.05 beta=0.05";
     let decided = "SPRT elo0=0 elo1=400 alpha=0.05 beta=0.05 over the pairs: LLR 3.69 in \

@@ -3,19 +3,10 @@
 //! names the commit; shell completions and the manual page; `report --json`; the wording of
 //! errors. Each test runs the real binary.
 
-use crate::common::Scratch;
+use crate::common::{cairn, Scratch};
 use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
-
-/// Runs `cairn ARGS` with no input: its output.
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .stdin(Stdio::null())
-        .output()
-        .expect("run cairn")
-}
+use std::process::{Command, Stdio};
 
 /// Runs `cairn ARGS`, which must succeed: its stdout.
 fn ok(args: &[&str]) -> String {

@@ -1,10 +1,11 @@
 //! Shared test helpers: a seeded xorshift generator, random playouts, the perft tables, the
-//! reader of `--log-file` transcripts and the tests' scratch directories.
+//! reader of `--log-file` transcripts, the tests' scratch directories and runs of the binary.
 #![allow(dead_code)]
 
 use cairn_tak::board::Position;
 use cairn_tak::movegen::MoveList;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
 
 pub use cairn_search::rng::Rng;
 
@@ -277,4 +278,29 @@ impl Drop for Reaped {
             let _ = child.wait();
         }
     }
+}
+
+/// Runs the `cairn` binary with `args` (no input: its stdin is closed): its output.
+pub fn cairn(args: &[&str]) -> Output {
+    cairn_with(args, &[])
+}
+
+/// [`cairn`] with environment variables set (`("RUST_LOG", "warn")`).
+pub fn cairn_with(args: &[&str], env: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(args)
+        .envs(env.iter().copied())
+        .output()
+        .expect("run cairn")
+}
+
+/// Runs `cairn ARGS`: whether it succeeded, its stdout and its stderr.
+pub fn cairn_run(args: &[&str]) -> (bool, String, String) {
+    let out = cairn(args);
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+/// A program's output as text, which must be UTF-8.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
 }

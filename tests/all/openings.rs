@@ -2,6 +2,7 @@
 //! route (TPS text of the 8 transformed positions), the filter stages, determinism, CLI errors,
 //! and the committed books in `openings/`.
 
+use crate::common::cairn_run;
 use cairn_search::TranspositionTable;
 use cairn_tak::board::{Komi, Move, Position};
 use cairn_tak::movegen::MoveList;
@@ -9,7 +10,6 @@ use cairn_tak::notation::{parse_move, tps};
 use cairn_tools::openings::{enumerate, generate, median, score_position, Center, Config, Stage};
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
-use std::process::Command;
 
 /// The position up to symmetry, by a route independent of the enumerator's keys: the smallest
 /// TPS among the 8 transformed positions.
@@ -263,18 +263,9 @@ fn the_same_command_gives_the_same_book() {
     assert_eq!((stage.depth, stage.bound, stage.max), (3, 25, Some(7)));
 }
 
-fn cairn(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn");
-    let text = |b: &[u8]| String::from_utf8(b.to_vec()).expect("UTF-8");
-    (out.status.success(), text(&out.stdout), text(&out.stderr))
-}
-
 #[test]
 fn cli_writes_a_book_and_rejects_bad_input() {
-    let (ok, stdout, stderr) = cairn(&[
+    let (ok, stdout, stderr) = cairn_run(&[
         "openings",
         "--size",
         "3",
@@ -311,7 +302,7 @@ fn cli_writes_a_book_and_rejects_bad_input() {
     ] {
         let mut full = vec!["openings"];
         full.extend(args.split(' '));
-        let (ok, stdout, stderr) = cairn(&full);
+        let (ok, stdout, stderr) = cairn_run(&full);
         assert!(!ok, "{full:?} should fail");
         assert!(stdout.is_empty(), "{full:?}: {stdout}");
         assert!(stderr.contains(needle), "{full:?}: {stderr}");

@@ -2,16 +2,9 @@
 //! is not replaced by nothing, a failed write ends the command non-zero saying what was kept;
 //! and `cairn match` says how its games were limited and gives its result as JSON.
 
-use crate::common::Scratch;
+use crate::common::{cairn, Scratch};
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
+use std::process::Output;
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()

@@ -2,11 +2,11 @@
 //! one, two winning first moves, the PTN collection read back and replayed, JSON against text,
 //! bad games skipped, and `--out` left alone when the run fails.
 
-use crate::common::Scratch;
+use crate::common::{cairn, text, Scratch};
 use cairn_tak::board::{Color, GameResult, Position};
 use cairn_tak::notation::{parse_file, parse_move, replay, tps};
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::Output;
 
 /// The moves both games share: White builds a3-b3-c3 and d2, Cd4 (its capstone spent), Black
 /// walls c2, e2, c4, e4, e1 around d3. After them White forces a road with d3 (threats on e3
@@ -23,17 +23,6 @@ fn games() -> String {
         "[Size \"5\"]\n[Player1 \"Alice\"]\n[Player2 \"Bob\"]\n\n{OPENING} 7. e3 Sd3 *\n\n\
          [Size \"5\"]\n[Player1 \"Carol\"]\n[Player2 \"Dave\"]\n\n{OPENING} 7. d3 d5 8. e3 R-0\n"
     )
-}
-
-fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("utf-8")
 }
 
 /// The stdout of a run that must succeed.

@@ -2,13 +2,14 @@
 //! `cairn replay` binary (final TPS and result checked against results worked out by the rules),
 //! the invalid files' errors, the `cairn perft` command line, and the shared PTN corpus.
 
+use crate::common::text;
 use cairn_tak::board::{Color, GameResult, Position, Role};
 use cairn_tak::movegen::IllegalMove;
 use cairn_tak::notation::ptn_game::{PtnErrorKind, PtnGame};
 use cairn_tak::notation::{parse_file, replay, replay_any, tps, MoveError, PtnError, ReplayError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn data_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/ptn")
@@ -457,16 +458,9 @@ fn invalid_files_fail_with_the_expected_errors() {
 // ---------------------------------------------------------------------------------------------
 // The binary
 
+/// The binary with its warnings shown.
 fn cairn(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .env("RUST_LOG", "warn")
-        .output()
-        .expect("run cairn")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8(bytes.to_vec()).expect("UTF-8 output")
+    crate::common::cairn_with(args, &[("RUST_LOG", "warn")])
 }
 
 #[test]

@@ -3,25 +3,14 @@
 //! `--link` / `--links`. Every input is made here; the searches are depth-limited on one thread,
 //! so each picture is the same bytes every run.
 
-use crate::common::Scratch;
+use crate::common::{cairn_run, Scratch};
 use cairn_tak::notation::ptn_game::PtnPly;
 use cairn_tak::notation::{parse_file, replay, tps, PtnGame};
 use std::path::Path;
-use std::process::Command;
-
-/// Runs the binary: whether it succeeded, its stdout and its stderr.
-fn run(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("run cairn");
-    let text = |b: Vec<u8>| String::from_utf8(b).expect("utf-8 output");
-    (out.status.success(), text(out.stdout), text(out.stderr))
-}
 
 /// Runs the binary, which must succeed; its stdout.
 fn ok(args: &[&str]) -> String {
-    let (success, out, err) = run(args);
+    let (success, out, err) = cairn_run(args);
     assert!(success, "{args:?}: {err}");
     out
 }
@@ -480,7 +469,7 @@ fn report_names_what_it_cannot_read() {
     ];
     for (i, (text, message)) in cases.iter().enumerate() {
         let file = dir.file(&format!("bad{i}.ptn"), text);
-        let (success, _, err) = run(&["report", arg(&file)]);
+        let (success, _, err) = cairn_run(&["report", arg(&file)]);
         assert!(!success);
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.contains(message), "{message}: {err}");
@@ -504,7 +493,7 @@ fn report_pools_several_files() {
     assert_ne!(ok(&["report", arg(&first)]), pooled);
 
     let others = dir.file("others.ptn", &tail.replace("beta", "gamma"));
-    let (success, _, err) = run(&["report", arg(&first), arg(&others)]);
+    let (success, _, err) = cairn_run(&["report", arg(&first), arg(&others)]);
     assert!(!success);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
@@ -512,10 +501,10 @@ fn report_pools_several_files() {
         "{err}"
     );
     let bad = dir.file("bad.ptn", &tail.replacen("[Player1 \"alpha\"]\n", "", 1));
-    let (success, _, err) = run(&["report", arg(&first), arg(&bad)]);
+    let (success, _, err) = cairn_run(&["report", arg(&first), arg(&bad)]);
     assert!(!success);
     assert!(err.contains("bad.ptn: game 1: no Player1 tag"), "{err}");
-    let (success, _, err) = run(&["report"]);
+    let (success, _, err) = cairn_run(&["report"]);
     assert!(!success && err.contains("FILES"), "{err}");
 }
 

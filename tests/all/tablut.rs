@@ -3,6 +3,7 @@
 //! capture and winning rule, the board's symmetries, notation errors, the search's tactics and
 //! the terminal game.
 
+use crate::common::cairn;
 use cairn_search::rng::Rng;
 use cairn_search::{search_to_depth, TranspositionTable};
 use cairn_tablut::notation::{parse_move, parse_position, parse_square, write_position};
@@ -758,13 +759,6 @@ fn a_game_against_itself_ends_by_the_rules() {
             "{line}"
         );
     }
-}
-
-fn cairn(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(args)
-        .output()
-        .expect("cairn runs")
 }
 
 #[test]
