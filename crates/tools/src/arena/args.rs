@@ -52,8 +52,8 @@ pub struct MatchArgs {
     #[arg(long)]
     pub ptn: Option<PathBuf>,
     /// Stop when the test decides: "elo0=E0 elo1=E1 alpha=A beta=B".
-    #[arg(long)]
-    pub sprt: Option<String>,
+    #[arg(long, value_name = "SPRT")]
+    pub sprt: Option<Sprt>,
     /// Stop a game unfinished (*, a draw) after this many plies.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(2..))]
     pub max_plies: u32,
@@ -110,11 +110,7 @@ impl MatchArgs {
             book_start: self.book_start.map_or(0, |n| n as usize - 1),
             concurrency: self.concurrency as usize,
             ptn: self.ptn.clone(),
-            sprt: self
-                .sprt
-                .as_deref()
-                .map(|text| text.parse::<Sprt>().map_err(|e| format!("--sprt {e}")))
-                .transpose()?,
+            sprt: self.sprt,
         })
     }
 }

@@ -72,8 +72,6 @@ pub struct MatchOutcome {
     pub pairs: Pairs,
     /// Games lost by forfeit (crash, time, illegal move), per engine.
     pub forfeits: [u32; 2],
-    /// The SPRT decision over the pairs, if a test was run.
-    pub sprt: Option<(f64, SprtState)>,
     /// Every game as PTN, in the order the games finished (what `--plot` draws).
     pub games: Vec<String>,
     /// Every game in short, in the order the games finished.
@@ -292,7 +290,6 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
         tally,
         pairs,
         forfeits,
-        sprt: config.sprt.map(|s| pairs.sprt(&s)),
         games: games.into_inner().expect("match games"),
         results: results.into_inner().expect("match results"),
         write_error: write_error.into_inner().expect("error"),

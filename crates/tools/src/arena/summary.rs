@@ -56,7 +56,7 @@ fn text(config: &MatchConfig, outcome: &MatchOutcome) -> String {
             p.elo()
         );
     }
-    if let Some((llr, state)) = outcome.sprt {
+    if let Some((llr, state)) = config.sprt.map(|t| p.sprt(&t)) {
         out += &format!(
             "sprt: llr {} over the pairs, {state:?}\n",
             two_decimals(llr)
