@@ -355,3 +355,151 @@ fn ctrl_c_keeps_the_finished_games_and_leaves_out_the_one_in_progress() {
     assert_eq!(games.matches("[Result ").count(), 1, "{games}");
     assert!(games.contains("slow made an illegal move"), "{games}");
 }
+
+/// Runs `cairn match` between Cairn as `a` and Cairn as `b` (the order `names` gives), 4x4,
+/// 100 nodes a move, with `args`; exit status, stdout and stderr.
+fn named_match(names: [&str; 2], args: &[&str]) -> (bool, String, String) {
+    let exe = env!("CARGO_BIN_EXE_cairn");
+    let [first, second] = names.map(|n| format!("cmd={exe} name={n}"));
+    let mut all = vec!["match", "--size", "4", "--engine", &first];
+    all.extend(["--engine", second.as_str()]);
+    all.extend(args);
+    cairn_run(&all)
+}
+
+/// The games of a match file, each with its Round.
+fn rounds_of(ptn: &str) -> Vec<(usize, String)> {
+    ptn.split("[Event")
+        .skip(1)
+        .map(|g| {
+            let round = g
+                .split("[Round \"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap();
+            (round.parse().unwrap(), format!("[Event{g}"))
+        })
+        .collect()
+}
+
+/// `--resume` goes on with the match its `--ptn` file holds: the kept games count in the score
+/// and the pairs, only the missing rounds are played (a gap left by a game in progress when the
+/// match was cut, and the rounds a larger `--games` adds), and the result is the file's, as
+/// `cairn report` reads it. A file that holds another match (another book start, engines
+/// swapped, another komi, clock or game count) is refused, naming the game, and left as it was.
+#[test]
+fn a_resumed_match_plays_only_the_rounds_its_file_lacks() {
+    let dir = Scratch::new("arena-resume");
+    let book = dir.file("book.txt", "a1 d4\nb1 c4\nd1 a4\n");
+    let ptn = dir.join("games.ptn");
+    let (book, path) = (book.to_str().unwrap(), ptn.to_str().unwrap());
+    let settings = ["--nodes", "100", "--book", book, "--book-start", "2"];
+    fn resume_args<'a>(settings: &[&'a str], path: &'a str, extra: &[&'a str]) -> Vec<&'a str> {
+        [settings, &["--ptn", path, "--resume"], extra].concat()
+    }
+    let with = |extra: &[&'static str]| resume_args(&settings, path, extra);
+    // Without the file, the match starts afresh.
+    let (ok, _, stderr) = named_match(["a", "b"], &with(&["--games", "6"]));
+    assert!(ok, "{stderr}");
+    assert!(!stderr.contains("resumed"), "{stderr}");
+    // Cut as a match stopped with round 3 in progress would leave it, after round 4.
+    let played = std::fs::read_to_string(&ptn).unwrap();
+    let cut: String = rounds_of(&played)
+        .into_iter()
+        .filter(|(r, _)| [1, 2, 4].contains(r))
+        .map(|(_, g)| g)
+        .collect();
+    std::fs::write(&ptn, &cut).unwrap();
+
+    let (ok, stdout, stderr) = named_match(["a", "b"], &with(&["--games", "8", "--json"]));
+    assert!(ok, "{stderr}");
+    assert!(stderr.contains("resumed: 3 games kept (a +"), "{stderr}");
+    assert!(stderr.contains("), 5 to play"), "{stderr}");
+    let file = std::fs::read_to_string(&ptn).unwrap();
+    assert!(file.starts_with(&cut), "the kept games stay as they were");
+    let mut rounds: Vec<usize> = rounds_of(&file).into_iter().map(|(r, _)| r).collect();
+    rounds.sort_unstable();
+    assert_eq!(rounds, [1, 2, 3, 4, 5, 6, 7, 8]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut played: Vec<u64> = doc["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["round"].as_u64().unwrap())
+        .collect();
+    played.sort_unstable();
+    assert_eq!(played, [1, 2, 3, 4, 5, 6, 7, 8]);
+    let (ok, report, stderr) = cairn_run(&["report", path, "--json"]);
+    assert!(ok, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&report).unwrap();
+    assert_eq!(report["engines"][0]["name"], "a");
+    for key in ["wins", "losses", "draws", "games"] {
+        assert_eq!(
+            doc["score"][key], report["engines"][0]["score"][key],
+            "{key}"
+        );
+    }
+    assert_eq!(doc["pairs"]["counts"], report["pairs"]["counts"]);
+    assert_eq!(doc["pairs"]["pairs"], 4);
+
+    // Complete: nothing to play, the same result.
+    let (ok, again, stderr) = named_match(["a", "b"], &with(&["--games", "8", "--json"]));
+    assert!(ok, "{stderr}");
+    assert!(
+        stderr.contains("8 games kept") && stderr.contains(", 0 to play"),
+        "{stderr}"
+    );
+    let again: serde_json::Value = serde_json::from_str(&again).unwrap();
+    assert_eq!(again["score"], doc["score"]);
+    assert_eq!(std::fs::read_to_string(&ptn).unwrap(), file);
+
+    let other_start = [
+        &settings[..4],
+        &["--book-start", "1", "--ptn", path, "--resume"],
+    ]
+    .concat();
+    let cases: [([&str; 2], Vec<&str>, &str); 5] = [
+        (
+            ["a", "b"],
+            other_start,
+            "game 1: round 1 opens `b1 c4`, but this match's book gives `a1 d4` there",
+        ),
+        (
+            ["b", "a"],
+            with(&["--games", "8"]),
+            "game 1: round 1 is a against b, but this match plays it b against a",
+        ),
+        (
+            ["a", "b"],
+            with(&["--games", "6"]),
+            "round 7 is past this match's 6 games",
+        ),
+        (
+            ["a", "b"],
+            with(&["--games", "8", "--komi", "1"]),
+            "game 1: komi 0, but this match plays 1",
+        ),
+        (
+            ["a", "b"],
+            [
+                &settings[2..],
+                &["--ptn", path, "--resume", "--tc", "1+0.01"],
+            ]
+            .concat(),
+            "game 1: played at 100 nodes a move, but this match plays at clock 1+0.01",
+        ),
+    ];
+    for (names, args, expected) in cases {
+        let (ok, _, stderr) = named_match(names, &args);
+        assert!(!ok, "{args:?}");
+        assert!(stderr.contains(&format!("--resume {path}: ")), "{stderr}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&ptn).unwrap(), file, "{args:?}");
+    }
+    // It goes on with a file.
+    let (ok, _, stderr) = named_match(["a", "b"], &["--nodes", "100", "--resume"]);
+    assert!(!ok);
+    assert!(stderr.contains("--ptn"), "{stderr}");
+}

@@ -197,6 +197,18 @@ impl AppendFile {
         }
     }
 
+    /// Counts `n` results the file held before it was opened (a resumed match's games), so that
+    /// an error says what the file keeps.
+    pub fn holding(mut self, n: usize) -> AppendFile {
+        self.written += n;
+        self
+    }
+
+    /// Whether the file is empty (as it is when it was just made).
+    pub fn is_empty(&self) -> bool {
+        self.file.metadata().is_ok_and(|m| m.len() == 0)
+    }
+
     /// Results appended so far.
     pub fn written(&self) -> usize {
         self.written

@@ -51,6 +51,13 @@ pub struct MatchArgs {
     /// Append every game to this PTN file as soon as it ends (opened before the first game).
     #[arg(long)]
     pub ptn: Option<PathBuf>,
+    /// Go on with the match that --ptn holds, after an interruption: its games count in the
+    /// score, the pairs and the SPRT, and only the rounds it lacks are played. Give the same
+    /// engines, size, komi, clock or nodes, book and book start (--games may grow); a game in
+    /// the file that this match would not play is an error naming it. Without the file, the
+    /// match starts afresh.
+    #[arg(long, requires = "ptn")]
+    pub resume: bool,
     /// Stop when the test decides: "elo0=E0 elo1=E1 alpha=A beta=B".
     #[arg(long, value_name = "SPRT")]
     pub sprt: Option<Sprt>,
@@ -111,6 +118,7 @@ impl MatchArgs {
             concurrency: self.concurrency as usize,
             ptn: self.ptn.clone(),
             sprt: self.sprt,
+            resume: self.resume,
         })
     }
 }

@@ -13,13 +13,15 @@
 //! the test decides; the test runs on the finished pairs (`stats`: the two games of an opening
 //! share its colour bias, which the pairs take out). A first Ctrl-C (or SIGTERM) ends the
 //! games in progress, which count nowhere, and the result covers the finished ones
-//! ([`Interrupt`]).
+//! ([`Interrupt`]). With `resume` the games the PTN file already holds count first, and only
+//! the rounds it lacks are played ([`resume`]).
 
 mod args;
 mod book;
 mod game;
 mod interrupt;
 mod process;
+mod resume;
 mod stats;
 mod summary;
 
@@ -61,6 +63,8 @@ pub struct MatchConfig {
     pub ptn: Option<PathBuf>,
     /// Stop early when this test decides.
     pub sprt: Option<Sprt>,
+    /// Go on with the match that `ptn` holds (see `resume`).
+    pub resume: bool,
 }
 
 /// The outcome of a match.
@@ -123,9 +127,96 @@ pub struct GameResult {
     pub plies: usize,
 }
 
-/// Runs a match; errors only for setup problems (bad book, engines that cannot start). Once
-/// `interrupt` is requested no game starts, the games in progress end without a result, and
-/// the outcome covers the games that finished.
+/// The score so far, from the first engine's point of view.
+#[derive(Debug)]
+struct Standing {
+    tally: Tally,
+    /// Games lost by forfeit, per engine.
+    forfeits: [u32; 2],
+    /// The finished pairs.
+    pairs: Pairs,
+    /// Per pair, the first engine's points in its first finished game until the other ends.
+    half: Vec<Option<f64>>,
+}
+
+impl Standing {
+    fn new(pairs: usize) -> Standing {
+        Standing {
+            tally: Tally::default(),
+            forfeits: [0; 2],
+            pairs: Pairs::default(),
+            half: vec![None; pairs],
+        }
+    }
+
+    /// Counts the game at `index` in the schedule (even: the first engine is White).
+    fn count(&mut self, index: usize, winner: Option<Color>, termination: &str) {
+        let first_color = if index % 2 == 0 {
+            Color::White
+        } else {
+            Color::Black
+        };
+        let points = match winner {
+            Some(c) if c == first_color => {
+                self.tally.wins += 1;
+                1.0
+            }
+            Some(_) => {
+                self.tally.losses += 1;
+                0.0
+            }
+            None => {
+                self.tally.draws += 1;
+                0.5
+            }
+        };
+        match self.half[index / 2].take() {
+            Some(other) => self.pairs.add(other, points),
+            None => self.half[index / 2] = Some(points),
+        }
+        if ["lost on time", "crashed", "illegal", "malformed"]
+            .iter()
+            .any(|w| termination.contains(w))
+        {
+            let loser_is_first = winner.is_some_and(|w| w != first_color);
+            self.forfeits[usize::from(!loser_is_first)] += 1;
+        }
+    }
+
+    /// The progress message: the score, the SPRT's LLR between its bounds and whether it
+    /// decided.
+    fn line(&self, config: &MatchConfig) -> (String, bool) {
+        let t = &self.tally;
+        let mut line = format!(
+            "{} +{} -{} ={}, elo {:.1}",
+            config.engines[0].name,
+            t.wins,
+            t.losses,
+            t.draws,
+            t.elo(),
+        );
+        let mut decided = false;
+        if let Some(sprt) = &config.sprt {
+            let (llr, decision) = self.pairs.sprt(sprt);
+            let (lower, upper) = sprt.bounds();
+            let two = crate::report::two_decimals;
+            let pairs = crate::report::counted(self.pairs.pairs().into(), "pair");
+            line.push_str(&format!(
+                ", llr {} [{}, {}] ({pairs})",
+                two(llr),
+                two(lower),
+                two(upper)
+            ));
+            decided = decision != SprtState::Continue;
+        }
+        (line, decided)
+    }
+}
+
+/// Runs a match; errors only for setup problems (bad book, engines that cannot start, with
+/// `resume` a match file that holds another match). Once `interrupt` is requested no game
+/// starts, the games in progress end without a result, and the outcome covers the games that
+/// finished.
 pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, String> {
     let openings: Vec<Vec<String>> = match &config.book {
         Some(text) => cairn_tak::with_size!(config.size, |N| book::load::<N>(text),
@@ -143,12 +234,22 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
             openings.len()
         ));
     }
+    let pairs = config.games.div_ceil(2).max(1);
+    let total = pairs * 2;
+    let kept = match (&config.ptn, config.resume) {
+        (Some(path), true) => resume::load(config, &openings, total, path)?,
+        _ => Vec::new(),
+    };
     // Opened before any game, so that a bad path fails at once.
     let ptn = config
         .ptn
         .as_deref()
-        .map(|path| AppendFile::open("--ptn", path))
+        .map(|path| AppendFile::open("--ptn", path).map(|f| f.holding(kept.len())))
         .transpose()?;
+    let appending_to = ptn
+        .as_ref()
+        .filter(|f| !config.resume && !f.is_empty())
+        .map(|f| f.path().display().to_string());
     let ptn = Mutex::new(ptn);
     for spec in &config.engines {
         let mut probe =
@@ -158,30 +259,48 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
             .map_err(|e| format!("{}: {e} during the handshake", spec.name))?;
         probe.quit();
     }
-    let pairs = config.games.div_ceil(2).max(1);
-    let total = pairs * 2;
+    let mut standing = Standing::new(pairs);
+    let mut done = vec![false; total];
+    for k in &kept {
+        standing.count(k.index, k.winner, &k.result.termination);
+        done[k.index] = true;
+    }
+    let (kept_line, decided) = standing.line(config);
+    // An SPRT the kept games decided plays no more.
+    let pending: Vec<usize> = (0..total).filter(|&i| !done[i] && !decided).collect();
     let next = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
-    // The tally, the forfeits, the games done, the pairs, and each pair's first finished game.
-    let state = Mutex::new((
-        Tally::default(),
-        [0u32; 2],
-        0usize,
-        Pairs::default(),
-        vec![None::<f64>; pairs],
-    ));
-    let games = Mutex::new(Vec::with_capacity(total));
-    let results = Mutex::new(Vec::with_capacity(total));
+    let state = Mutex::new(standing);
+    let games = Mutex::new(kept.iter().map(|k| k.text.clone()).collect::<Vec<_>>());
+    let results = Mutex::new(kept.into_iter().map(|k| k.result).collect::<Vec<_>>());
     let write_error = Mutex::new(None);
     let cut_short = AtomicUsize::new(0);
-    let progress = Progress::new("match", total as u64, "games", std::time::Duration::ZERO);
+    let progress = Progress::new(
+        "match",
+        pending.len() as u64,
+        "games",
+        std::time::Duration::ZERO,
+    );
+    if let Some(path) = appending_to {
+        progress.note(&format!(
+            "--ptn {path} is not empty: the games are appended after what it holds (--resume goes \
+             on with a match it holds)"
+        ));
+    }
+    let kept_count = results.lock().expect("match results").len();
+    if kept_count > 0 {
+        progress.note(&format!(
+            "resumed: {} kept ({kept_line}), {} to play",
+            crate::report::counted(kept_count as u64, "game"),
+            pending.len()
+        ));
+    }
     std::thread::scope(|scope| {
-        for _ in 0..config.concurrency.clamp(1, total) {
+        for _ in 0..config.concurrency.clamp(1, pending.len().max(1)) {
             scope.spawn(|| {
                 let mut slot: [Option<EngineProcess>; 2] = [None, None];
-                loop {
-                    let index = next.fetch_add(1, Relaxed);
-                    if index >= total || stop.load(Relaxed) || interrupt.requested() {
+                while let Some(&index) = pending.get(next.fetch_add(1, Relaxed)) {
+                    if stop.load(Relaxed) || interrupt.requested() {
                         break;
                     }
                     let opening = &openings[(config.book_start + index / 2) % openings.len()];
@@ -192,8 +311,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
                         cut_short.fetch_add(1, Relaxed);
                         break;
                     };
-                    let mut guard = state.lock().expect("match state");
-                    let (tally, forfeits, done, finished, half) = &mut *guard;
+                    let mut standing = state.lock().expect("match state");
                     // The game goes to the file first: a game counts only once it is kept.
                     if write_error.lock().expect("error").is_some() {
                         break;
@@ -207,38 +325,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
                             break;
                         }
                     }
-                    *done += 1;
-                    let first_color = if first_is_white {
-                        Color::White
-                    } else {
-                        Color::Black
-                    };
-                    let points = match record.winner {
-                        Some(c) if c == first_color => {
-                            tally.wins += 1;
-                            1.0
-                        }
-                        Some(_) => {
-                            tally.losses += 1;
-                            0.0
-                        }
-                        None => {
-                            tally.draws += 1;
-                            0.5
-                        }
-                    };
-                    match half[index / 2].take() {
-                        Some(other) => finished.add(other, points),
-                        None => half[index / 2] = Some(points),
-                    }
-                    if record.termination.contains("lost on time")
-                        || record.termination.contains("crashed")
-                        || record.termination.contains("illegal")
-                        || record.termination.contains("malformed")
-                    {
-                        let loser_is_first = record.winner.is_some_and(|w| w != first_color);
-                        forfeits[usize::from(!loser_is_first)] += 1;
-                    }
+                    standing.count(index, record.winner, &record.termination);
                     games.lock().expect("match games").push(text);
                     results.lock().expect("match results").push(GameResult {
                         round: index + 1,
@@ -249,28 +336,9 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
                         plies: record.opening.len() + record.moves.len(),
                     });
                     // The score first: a bar on a narrow terminal cuts the message's end.
-                    let mut line = format!(
-                        "{} +{} -{} ={}, elo {:.1}",
-                        config.engines[0].name,
-                        tally.wins,
-                        tally.losses,
-                        tally.draws,
-                        tally.elo(),
-                    );
-                    if let Some(sprt) = &config.sprt {
-                        let (llr, decision) = finished.sprt(sprt);
-                        let (lower, upper) = sprt.bounds();
-                        let two = crate::report::two_decimals;
-                        let pairs = crate::report::counted(finished.pairs().into(), "pair");
-                        line.push_str(&format!(
-                            ", llr {} [{}, {}] ({pairs})",
-                            two(llr),
-                            two(lower),
-                            two(upper)
-                        ));
-                        if decision != SprtState::Continue {
-                            stop.store(true, Relaxed);
-                        }
+                    let (mut line, decided) = standing.line(config);
+                    if decided {
+                        stop.store(true, Relaxed);
                     }
                     line.push_str(&format!(
                         "; last {} vs {}: {} ({})",
@@ -285,11 +353,11 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
         }
     });
     progress.finish();
-    let (tally, forfeits, _, pairs, _) = state.into_inner().expect("match state");
+    let standing = state.into_inner().expect("match state");
     Ok(MatchOutcome {
-        tally,
-        pairs,
-        forfeits,
+        tally: standing.tally,
+        pairs: standing.pairs,
+        forfeits: standing.forfeits,
         games: games.into_inner().expect("match games"),
         results: results.into_inner().expect("match results"),
         write_error: write_error.into_inner().expect("error"),
@@ -449,6 +517,7 @@ mod tests {
             concurrency: 1,
             ptn: None,
             sprt: None,
+            resume: false,
         };
         let played = |ptn: &str, eval| PlayedMove {
             ptn: ptn.to_string(),

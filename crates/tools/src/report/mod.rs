@@ -165,7 +165,8 @@ fn ending_of(result: &str, termination: &str, index: usize) -> Result<Ending, St
     })
 }
 
-fn winner_of(result: &str) -> Option<Color> {
+/// The winning colour of a PTN result (`R-0`, `0-F`, `1-0`...); `None` for a draw or `*`.
+pub(crate) fn winner_of(result: &str) -> Option<Color> {
     match result {
         "R-0" | "F-0" | "1-0" => Some(Color::White),
         "0-R" | "0-F" | "0-1" => Some(Color::Black),
