@@ -34,6 +34,7 @@ pub use summary::{main, MatchJson};
 
 use crate::output::AppendFile;
 use crate::progress::Progress;
+use crate::report::Ending;
 use cairn_tak::board::Color;
 use cairn_tak::notation::ptn_game::PtnPly;
 use cairn_tak::notation::{PtnGame, PtnMove};
@@ -150,7 +151,7 @@ impl Standing {
     }
 
     /// Counts the game at `index` in the schedule (even: the first engine is White).
-    fn count(&mut self, index: usize, winner: Option<Color>, termination: &str) {
+    fn count(&mut self, index: usize, winner: Option<Color>, result: &str, termination: &str) {
         let first_color = if index % 2 == 0 {
             Color::White
         } else {
@@ -174,10 +175,9 @@ impl Standing {
             Some(other) => self.pairs.add(other, points),
             None => self.half[index / 2] = Some(points),
         }
-        if ["lost on time", "crashed", "illegal", "malformed"]
-            .iter()
-            .any(|w| termination.contains(w))
-        {
+        // Read as `cairn report` reads it: a loss on time or a forfeit.
+        let ending = crate::report::ending_of(result, termination, index + 1);
+        if ending.is_ok_and(|e| matches!(e, Ending::Time | Ending::Forfeit)) {
             let loser_is_first = winner.is_some_and(|w| w != first_color);
             self.forfeits[usize::from(!loser_is_first)] += 1;
         }
@@ -262,7 +262,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
     let mut standing = Standing::new(pairs);
     let mut done = vec![false; total];
     for k in &kept {
-        standing.count(k.index, k.winner, &k.result.termination);
+        standing.count(k.index, k.winner, &k.result.result, &k.result.termination);
         done[k.index] = true;
     }
     let (kept_line, decided) = standing.line(config);
@@ -325,7 +325,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
                             break;
                         }
                     }
-                    standing.count(index, record.winner, &record.termination);
+                    standing.count(index, record.winner, &record.result, &record.termination);
                     games.lock().expect("match games").push(text);
                     results.lock().expect("match results").push(GameResult {
                         round: index + 1,

@@ -9,7 +9,7 @@
 //! is never appended to under settings it was not played with. A round twice is an error too.
 
 use super::{GameResult, MatchConfig};
-use crate::report::winner_of;
+use crate::report::{ending_of, winner_of};
 use cairn_tak::board::{Color, Komi};
 use cairn_tak::notation::{parse_file, PtnGame};
 use std::path::Path;
@@ -144,9 +144,9 @@ fn check(
         .clone()
         .or_else(|| game.tag("Result").map(str::to_string))
         .unwrap_or_else(|| "*".to_string());
-    if !["R-0", "F-0", "1-0", "0-R", "0-F", "0-1", "1/2-1/2", "*"].contains(&result.as_str()) {
-        return Err(format!("result `{result}` is not one a match gives"));
-    }
+    let termination = game.tag("Termination").unwrap_or("");
+    ending_of(&result, termination, index + 1)
+        .map_err(|_| format!("result `{result}` is not one a match gives"))?;
     Ok(Kept {
         index,
         winner: winner_of(&result),
@@ -155,7 +155,7 @@ fn check(
             white: white.clone(),
             black: black.clone(),
             result,
-            termination: game.tag("Termination").unwrap_or("").to_string(),
+            termination: termination.to_string(),
             plies: game.plies.len(),
         },
         text: game.to_ptn(),

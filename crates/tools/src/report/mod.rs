@@ -141,7 +141,9 @@ fn eval_comment(comment: &str) -> Option<(u32, Option<f64>)> {
     Some((depth, secs))
 }
 
-fn ending_of(result: &str, termination: &str, index: usize) -> Result<Ending, String> {
+/// How a game of a match file ended, from its result and `Termination` tag (`index` names the
+/// game in the error for a result no match gives).
+pub(crate) fn ending_of(result: &str, termination: &str, index: usize) -> Result<Ending, String> {
     let t = termination.to_ascii_lowercase();
     Ok(match result {
         "R-0" | "0-R" => Ending::Road,
