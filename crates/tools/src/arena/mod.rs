@@ -14,7 +14,7 @@
 //! share its colour bias, which the pairs take out). A first Ctrl-C (or SIGTERM) ends the
 //! games in progress, which count nowhere, and the result covers the finished ones
 //! ([`Interrupt`]). With `resume` the games the PTN file already holds count first, and only
-//! the rounds it lacks are played ([`resume`]).
+//! the rounds it lacks are played (the `resume` module).
 
 mod args;
 mod book;
