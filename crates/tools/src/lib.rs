@@ -10,7 +10,8 @@
 //! - [`puzzles`]: tinue puzzles mined from played games, with the prover;
 //! - [`tablut`]: Tablut's analysis, perft, terminal play, self-play and tuning;
 //! - [`output`]: output files checked before the work and never left half written;
-//!   [`progress`]: progress bars on a terminal, plain lines elsewhere.
+//!   [`progress`]: progress bars on a terminal, plain lines elsewhere; [`workers`]: the thread
+//!   pool of `--threads`.
 
 pub mod analyze;
 pub mod arena;
@@ -27,3 +28,4 @@ pub mod report;
 pub mod tablut;
 pub mod tactics;
 pub mod tune;
+pub mod workers;

@@ -3,6 +3,7 @@
 //! `review`).
 
 use super::AnalyzeArgs;
+use crate::workers::every_core;
 use cairn_search::score::Score;
 use cairn_search::{self as search, Limits, SearchConfig, SearchInfo, TranspositionTable};
 use cairn_tak::board::{Color, Move, Position, TakGame};
@@ -29,11 +30,6 @@ pub(super) fn limits(args: &AnalyzeArgs, default_ms: u64) -> Limits {
 pub(super) fn table(args: &AnalyzeArgs) -> Result<TranspositionTable, String> {
     TranspositionTable::try_new(args.hash as usize)
         .map_err(|e| format!("--hash {}: {e}", args.hash))
-}
-
-/// The machine's cores, as the default thread count of an analysis.
-fn every_core() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// The search configuration: `--threads` (every core by default) and `multipv` lines.

@@ -441,14 +441,7 @@ pub fn run(args: &OpeningsArgs) -> i32 {
 
 fn run_inner(args: &OpeningsArgs) -> Result<(), String> {
     let config = &args.config()?;
-    let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("--threads {threads}: {e}"))?;
+    let pool = crate::workers::pool(args.threads)?;
     let size = args.size as usize;
     // Made first, so that a bad path fails before the work rather than after it.
     let out = OutputFile::create_if("--out", args.out.as_deref())?;

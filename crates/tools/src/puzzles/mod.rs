@@ -97,14 +97,7 @@ fn parse_max_length(text: &str) -> Result<u32, String> {
 
 /// Runs `cairn puzzles`: the report on stdout; `Err` is the one-line message for the user.
 pub fn run(args: &PuzzlesArgs) -> Result<(), String> {
-    let threads = match args.threads {
-        Some(t) => t as usize,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("--threads {threads}: {e}"))?;
+    let pool = crate::workers::pool(args.threads)?;
     let out = OutputFile::create_if("--out", args.out.as_deref())?;
     let jobs = input::read(&args.files)?;
     if jobs.is_empty() {

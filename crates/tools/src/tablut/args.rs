@@ -3,6 +3,7 @@
 
 use super::tune::TuneArgs;
 use super::Effort;
+use crate::workers::every_core;
 use cairn_tablut::eval::{TERMS, WEIGHTS};
 use cairn_tablut::{notation, Side, TablutGame};
 use clap::{Args, Subcommand, ValueEnum};
@@ -90,10 +91,7 @@ impl Think {
         Effort {
             depth: self.depth,
             movetime_ms: self.movetime,
-            threads: self.threads.map_or_else(
-                || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                usize::from,
-            ),
+            threads: self.threads.map_or_else(every_core, usize::from),
             hash_mb: self.hash as usize,
             weights: &WEIGHTS,
         }
