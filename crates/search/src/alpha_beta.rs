@@ -72,6 +72,14 @@ pub struct Worker<'a, G: SearchGame> {
     pub(super) stopped: bool,
     /// The depth of the current iteration (bounds the extensions).
     root_depth: i32,
+    /// The score of the root's line in `pv[0]`, when `pv_len[0]` is not 0: the best root move
+    /// searched whole so far in the running root search ([`Worker::root_line`]).
+    root_score: Score,
+    /// The previous iteration's best move, which a cut root search must have searched whole
+    /// before its line may answer ([`Worker::cut_root_line`]); `None` in the first iteration.
+    pub(super) root_anchor: Option<G::Move>,
+    /// Whether the running root search has searched `root_anchor` whole.
+    anchor_done: bool,
     /// The pruning and reduction constants of this search.
     pub(super) tun: Tunables,
     /// A draw's score by the side to move (contempt: below 0 for the root's side).
@@ -124,6 +132,9 @@ impl<'a, G: SearchGame> Worker<'a, G> {
             seldepth: 0,
             stopped: false,
             root_depth: 0,
+            root_score: Score::DRAW,
+            root_anchor: None,
+            anchor_done: false,
             tun,
             draw,
             evals: EvalCache::default(),
@@ -206,6 +217,28 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.pv_len[ply] = 1 + len.min(MAX_PLY - 1);
     }
 
+    /// The best line the running (or just stopped) root search has found: a root move searched
+    /// whole to the search's depth that scored above the window's floor, with its score and
+    /// principal variation. `None` until a root move has done so.
+    pub(super) fn root_line(&self) -> Option<(Score, Vec<G::Move>)> {
+        let pv: Vec<G::Move> = self.pv[0][..self.pv_len[0]]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        (!pv.is_empty()).then_some((self.root_score, pv))
+    }
+
+    /// [`Worker::root_line`] of a root search that was stopped, when it can stand for the
+    /// whole search: once the previous iteration's best move has been searched whole, the best
+    /// line so far is that move seen deeper or a move that beat it at this depth.
+    pub(super) fn cut_root_line(&self) -> Option<(Score, Vec<G::Move>)> {
+        if self.root_anchor.is_some() && !self.anchor_done {
+            return None;
+        }
+        self.root_line()
+    }
+
     /// Whether `mv`, just played, is searched one ply deeper ([`SearchGame::extends`]: in Tak
     /// a double road threat). Only at interior nodes, and no deeper than twice the iteration's
     /// depth.
@@ -252,6 +285,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.pv_len[ply] = 0;
         if ply == 0 {
             self.root_depth = depth;
+            self.anchor_done = false;
         }
         self.count_node();
         if self.stopped {
@@ -280,7 +314,11 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         if let Some((win, kind)) = self.pos.win_in_one(skip, self.threat_free[ply]) {
             self.pv_len[ply + 1] = 0;
             self.set_pv(ply, win);
-            return Score::win_in(p + 1, kind);
+            let score = Score::win_in(p + 1, kind);
+            if ply == 0 {
+                self.root_score = score;
+            }
+            return score;
         }
         if ply >= MAX_PLY - 2 {
             return self.leaf_eval();
@@ -417,12 +455,18 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 return Score::DRAW;
             }
             searched += 1;
+            if ply == 0 && Some(mv) == self.root_anchor {
+                self.anchor_done = true;
+            }
             if score > best_score {
                 best_score = score;
                 if score > alpha {
                     alpha = score;
                     best_move = Some(mv);
                     self.set_pv(ply, mv);
+                    if ply == 0 {
+                        self.root_score = score;
+                    }
                     if score >= beta {
                         let bonus = depth * depth;
                         for &tried in picker.tried() {

@@ -1,7 +1,8 @@
 //! Cairn's game-neutral search: iterative deepening PVS with aspiration windows, MultiPV and Lazy SMP.
 //!
 //! [`search`] runs one complete search and returns its best move; it reports each finished
-//! iteration through a callback and never prints. Threads share only the transposition table,
+//! iteration (and with one line, the best line of one cut short) through a callback and never
+//! prints. Threads share only the transposition table,
 //! the stop flag and the node count: the main thread manages time and reports, helper threads run
 //! the same iterative deepening (odd helpers one ply ahead, for diversity) and stop when the main
 //! thread is done. Only the main thread's result is played. Deepening ends at the limits, or
@@ -103,8 +104,10 @@ pub struct SearchResult<M> {
     pub score: Score,
     /// The depth of the search `best` and `score` come from: the deepest iteration whose every
     /// MultiPV line was searched (or, when even the first iteration was cut short, that one if
-    /// its first line was); 0 for none. `best`, `score` and `pv` are that iteration's first
-    /// line, the last one reported.
+    /// its first line was); 0 for none. With one line, an iteration cut short counts once it
+    /// has searched the previous iteration's best move whole: its best line so far is that
+    /// move seen deeper or a move that beat it. `best`, `score` and `pv` are that iteration's
+    /// first line, the last one reported.
     pub depth: u32,
     /// The deepest ply that search reached.
     pub seldepth: u32,
@@ -266,28 +269,34 @@ fn iterate<G: SearchGame>(
     for depth in first..=max_depth {
         worker.excluded.clear();
         worker.seldepth = 0;
+        worker.root_anchor = result.best.filter(|_| result.depth > 0);
         let mut found: Vec<(Score, Vec<G::Move>)> = Vec::with_capacity(lines);
+        let mut cut = false;
         for &guess in &previous {
             let score = aspiration(worker, depth, guess);
             if worker.stopped {
+                cut = true;
+                // With one line, the cut search's best line answers for it once the previous
+                // best move is searched: that move seen deeper, or a move that beat it.
+                if lines == 1 {
+                    found.extend(worker.cut_root_line());
+                }
                 break;
             }
-            let pv: Vec<G::Move> = worker.pv[0][..worker.pv_len[0]]
-                .iter()
-                .flatten()
-                .copied()
-                .collect();
-            let Some(&first_move) = pv.first() else { break };
-            worker.excluded.push(first_move);
+            let Some((_, pv)) = worker.root_line() else {
+                break;
+            };
+            worker.excluded.push(pv[0]);
             found.push((score, pv));
         }
-        let complete = found.len() == lines;
-        // An iteration is the answer only once every line of it is searched: a deeper first
-        // line shown over shallower other lines, or a first line the unsearched others might
-        // beat, would contradict the lines beside it. With one line this is every iteration
-        // whose line finished. Only when the very first iteration is cut short do its finished
-        // lines answer, for want of anything better.
-        if !complete && (result.depth > 0 || found.is_empty()) {
+        let complete = found.len() == lines && !cut;
+        // With several lines, an iteration is the answer only once every line of it is
+        // searched: a deeper first line shown over shallower other lines, or a first line the
+        // unsearched others might beat, would contradict the lines beside it. Only when the
+        // very first iteration is cut short do its finished lines answer, for want of anything
+        // better.
+        let partial_one = lines == 1 && !found.is_empty();
+        if !complete && !partial_one && (result.depth > 0 || found.is_empty()) {
             break;
         }
         // Each line is the best move outside the lines before it, searched on its own: the
@@ -399,17 +408,35 @@ mod tests {
     use crate::game::TestMove as Move;
     use crate::score::WinKind;
 
-    /// A choice at the root between a draw (move 1 ends the game) and playing on (move 2) into a
-    /// line that stays `EDGE` worse for the root's side to move however deep it goes.
+    /// A small game tree for tests, given by functions of the line of moves from the root.
+    /// Every position is a distinct line. Its game may raise a stop flag as the root's
+    /// `n`-th move is made (counting every iteration's).
     #[derive(Clone)]
-    struct DrawOrPlayOn {
-        /// The moves made from the root.
+    struct Tree {
         line: Vec<u32>,
+        /// The moves after a line.
+        moves: fn(&[u32]) -> &'static [u32],
+        /// The static value of a line for the root's side to move.
+        value: fn(&[u32]) -> i32,
+        /// Whether a line ends the game in a draw.
+        drawn: fn(&[u32]) -> bool,
+        /// The count of root moves made, the flag, and the count that raises it.
+        stop_at: Option<(&'static AtomicU64, &'static AtomicBool, u64)>,
     }
 
-    const EDGE: i32 = 10;
+    impl Tree {
+        fn new(moves: fn(&[u32]) -> &'static [u32], value: fn(&[u32]) -> i32) -> Tree {
+            Tree {
+                line: Vec::new(),
+                moves,
+                value,
+                drawn: |_| false,
+                stop_at: None,
+            }
+        }
+    }
 
-    impl SearchGame for DrawOrPlayOn {
+    impl SearchGame for Tree {
         type Move = Move;
         type Undo = ();
         type Tactics = ();
@@ -419,24 +446,22 @@ mod tests {
             self.line.len() % 2
         }
         fn hash(&self) -> u64 {
-            // Every position of this game is a distinct line.
             self.line.iter().fold(17, |h, &m| {
                 (h ^ m as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15)
             })
         }
         fn generate(&self, out: &mut MoveBuf<Move>) {
-            if self.line.is_empty() {
-                out.extend([Move(1), Move(2)]);
-            } else {
-                out.push(Move(3));
-            }
+            out.extend((self.moves)(&self.line).iter().map(|&m| Move(m)));
         }
         fn is_legal(&self, mv: Move) -> bool {
-            let mut moves = MoveBuf::new();
-            self.generate(&mut moves);
-            moves.contains(&mv)
+            (self.moves)(&self.line).contains(&mv.0)
         }
         fn make(&mut self, mv: Move) {
+            if let Some((made, stop, n)) = self.stop_at {
+                if self.line.is_empty() && made.fetch_add(1, Relaxed) + 1 == n {
+                    stop.store(true, Relaxed);
+                }
+            }
             self.line.push(mv.0);
         }
         fn unmake(&mut self, _mv: Move, _undo: ()) {
@@ -446,7 +471,7 @@ mod tests {
             true
         }
         fn terminal(&self, _ply: u32) -> Option<Score> {
-            (self.line.first() == Some(&1)).then_some(Score::DRAW)
+            (self.drawn)(&self.line).then_some(Score::DRAW)
         }
         fn repetition(&self, _ply: u32) -> Score {
             Score::DRAW
@@ -455,8 +480,12 @@ mod tests {
             Score::DRAW
         }
         fn evaluate(&self) -> Score {
-            // The root's side to move (side 0) is EDGE worse everywhere.
-            Score(if self.side() == 0 { -EDGE } else { EDGE })
+            let for_root = (self.value)(&self.line);
+            Score(if self.side() == 0 {
+                for_root
+            } else {
+                -for_root
+            })
         }
         fn correction_keys(&self) -> [u64; 2] {
             [self.hash(), self.hash()]
@@ -470,8 +499,22 @@ mod tests {
         fn tactics(&self, _threatened: bool, _deep: bool) {}
     }
 
+    const EDGE: i32 = 10;
+
+    /// A choice at the root between a draw (move 1 ends the game) and playing on (move 2) into a
+    /// line that stays `EDGE` worse for the root's side to move however deep it goes.
+    fn draw_or_play_on() -> Tree {
+        Tree {
+            drawn: |line| line.first() == Some(&1),
+            ..Tree::new(
+                |line| if line.is_empty() { &[1, 2] } else { &[3] },
+                |_| -EDGE,
+            )
+        }
+    }
+
     fn best_with_contempt(contempt: i32) -> (Option<Move>, Score) {
-        let pos = DrawOrPlayOn { line: Vec::new() };
+        let pos = draw_or_play_on();
         let limits = Limits {
             depth: Some(6),
             ..Limits::default()
@@ -490,7 +533,7 @@ mod tests {
     /// A clock started before the search (at `go`) counts that time in every `info time`.
     #[test]
     fn info_time_counts_from_the_clocks_start() {
-        let pos = DrawOrPlayOn { line: Vec::new() };
+        let pos = draw_or_play_on();
         let limits = Limits {
             depth: Some(4),
             ..Limits::default()
@@ -522,5 +565,58 @@ mod tests {
         );
         assert_eq!(best_with_contempt(EDGE + 5), (Some(Move(2)), Score(-EDGE)));
         assert_eq!(best_with_contempt(-20), (Some(Move(1)), Score(20)));
+    }
+
+    /// Three root moves for the root's side: move 1 looks best one ply deep (+50) and loses
+    /// (-100) once the reply is seen, move 2 gains (+10, then +20), move 3 holds (0).
+    fn trap_at_depth_two() -> Tree {
+        Tree::new(
+            |line| if line.is_empty() { &[1, 2, 3] } else { &[4] },
+            |line| match (line.first(), line.len()) {
+                (None, _) | (Some(3), _) => 0,
+                (Some(1), 1) => 50,
+                (Some(1), _) => -100,
+                (Some(_), 1) => 10,
+                (Some(_), _) => 20,
+            },
+        )
+    }
+
+    /// The search of [`trap_at_depth_two`] to depth 3, stopped as the root's `stop_at`-th move
+    /// is made: the best move, its score and the depth answered, with the depths reported.
+    fn cut_at(stop_at: u64) -> (Option<Move>, Score, u32, Vec<u32>) {
+        let stop: &'static AtomicBool = Box::leak(Box::new(AtomicBool::new(false)));
+        let made: &'static AtomicU64 = Box::leak(Box::new(AtomicU64::new(0)));
+        let pos = Tree {
+            stop_at: Some((made, stop, stop_at)),
+            ..trap_at_depth_two()
+        };
+        let limits = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        let tt = TranspositionTable::new(1);
+        let history = PositionHashes::new(pos.hash());
+        let depths = std::sync::Mutex::new(Vec::new());
+        let report = |info: &SearchInfo| depths.lock().unwrap().push(info.depth);
+        let config = SearchConfig::default();
+        let result = search(&pos, &history, &limits, &config, &tt, stop, &report);
+        let depths = depths.into_inner().unwrap();
+        (result.best, result.score, result.depth, depths)
+    }
+
+    /// A stop in the second iteration, once the trap (the first iteration's best move, searched
+    /// first) and move 2 are searched whole, answers with move 2 at depth 2; a stop before the
+    /// trap is searched whole keeps the first iteration's answer; a stop after the trap alone
+    /// gives it with its deeper score. (When a cut iteration never answered, the first case
+    /// played the trap.)
+    #[test]
+    fn a_cut_iteration_answers_once_its_previous_best_move_is_searched() {
+        assert_eq!(cut_at(6), (Some(Move(2)), Score(20), 2, vec![1, 2]));
+        assert_eq!(cut_at(4), (Some(Move(1)), Score(50), 1, vec![1]));
+        assert_eq!(cut_at(5), (Some(Move(1)), Score(-100), 2, vec![1, 2]));
+        // Never stopped, the search finds move 2 by itself.
+        let (best, _, depth, depths) = cut_at(0);
+        assert_eq!((best, depth, depths), (Some(Move(2)), 3, vec![1, 2, 3]));
     }
 }
