@@ -217,6 +217,15 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         self.pv_len[ply] = 1 + len.min(MAX_PLY - 1);
     }
 
+    /// `mv`, scored `score`, is the best move so far at `ply`: its line becomes the node's
+    /// principal variation, and at the root the score is kept with it.
+    fn set_best(&mut self, ply: usize, mv: G::Move, score: Score) {
+        self.set_pv(ply, mv);
+        if ply == 0 {
+            self.root_score = score;
+        }
+    }
+
     /// The best line the running (or just stopped) root search has found: a root move searched
     /// whole to the search's depth that scored above the window's floor, with its score and
     /// principal variation. `None` until a root move has done so.
@@ -313,11 +322,8 @@ impl<'a, G: SearchGame> Worker<'a, G> {
         // Only children are marked: the root's entry stays false.
         if let Some((win, kind)) = self.pos.win_in_one(skip, self.threat_free[ply]) {
             self.pv_len[ply + 1] = 0;
-            self.set_pv(ply, win);
             let score = Score::win_in(p + 1, kind);
-            if ply == 0 {
-                self.root_score = score;
-            }
+            self.set_best(ply, win, score);
             return score;
         }
         if ply >= MAX_PLY - 2 {
@@ -463,10 +469,7 @@ impl<'a, G: SearchGame> Worker<'a, G> {
                 if score > alpha {
                     alpha = score;
                     best_move = Some(mv);
-                    self.set_pv(ply, mv);
-                    if ply == 0 {
-                        self.root_score = score;
-                    }
+                    self.set_best(ply, mv, score);
                     if score >= beta {
                         let bonus = depth * depth;
                         for &tried in picker.tried() {

@@ -2,13 +2,13 @@
 //!
 //! [`search`] runs one complete search and returns its best move; it reports each finished
 //! iteration (and with one line, the best line of one cut short) through a callback and never
-//! prints. Threads share only the transposition table,
-//! the stop flag and the node count: the main thread manages time and reports, helper threads run
-//! the same iterative deepening (odd helpers one ply ahead, for diversity) and stop when the main
-//! thread is done. Only the main thread's result is played. Deepening ends at the limits, or
-//! once the best line's result is proven within the depth searched (`go infinite` then waits
-//! for `stop` without searching). The result carries the line of the move played and the
-//! totals, for the caller's final report.
+//! prints. Threads share only the transposition table, the stop flag and the node count: the
+//! main thread manages time and reports, helper threads run the same iterative deepening (odd
+//! helpers one ply ahead, for diversity) and stop when the main thread is done. Only the main
+//! thread's result is played. Deepening ends at the limits, or once the best line's result is
+//! proven within the depth searched (`go infinite` then waits for `stop` without searching).
+//! The result carries the line of the move played and the totals, for the caller's final
+//! report.
 
 pub mod repetition;
 pub mod rng;
@@ -294,9 +294,8 @@ fn iterate<G: SearchGame>(
         // searched: a deeper first line shown over shallower other lines, or a first line the
         // unsearched others might beat, would contradict the lines beside it. Only when the
         // very first iteration is cut short do its finished lines answer, for want of anything
-        // better.
-        let partial_one = lines == 1 && !found.is_empty();
-        if !complete && !partial_one && (result.depth > 0 || found.is_empty()) {
+        // better. With one line, a cut iteration answers whenever it found a line (above).
+        if !complete && (found.is_empty() || (lines > 1 && result.depth > 0)) {
             break;
         }
         // Each line is the best move outside the lines before it, searched on its own: the
