@@ -150,8 +150,10 @@ impl Standing {
         }
     }
 
-    /// Counts the game at `index` in the schedule (even: the first engine is White).
-    fn count(&mut self, index: usize, winner: Option<Color>, result: &str, termination: &str) {
+    /// Counts the game at `index` in the schedule (even: the first engine is White) by its PTN
+    /// result and `Termination`.
+    fn count(&mut self, index: usize, result: &str, termination: &str) {
+        let winner = crate::report::winner_of(result);
         let first_color = if index % 2 == 0 {
             Color::White
         } else {
@@ -262,7 +264,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
     let mut standing = Standing::new(pairs);
     let mut done = vec![false; total];
     for k in &kept {
-        standing.count(k.index, k.winner, &k.result.result, &k.result.termination);
+        standing.count(k.index, &k.result.result, &k.result.termination);
         done[k.index] = true;
     }
     let (kept_line, decided) = standing.line(config);
@@ -325,7 +327,7 @@ pub fn run(config: &MatchConfig, interrupt: &Interrupt) -> Result<MatchOutcome, 
                             break;
                         }
                     }
-                    standing.count(index, record.winner, &record.result, &record.termination);
+                    standing.count(index, &record.result, &record.termination);
                     games.lock().expect("match games").push(text);
                     results.lock().expect("match results").push(GameResult {
                         round: index + 1,

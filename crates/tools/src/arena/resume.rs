@@ -9,8 +9,8 @@
 //! is never appended to under settings it was not played with. A round twice is an error too.
 
 use super::{GameResult, MatchConfig};
-use crate::report::{ending_of, winner_of};
-use cairn_tak::board::{Color, Komi};
+use crate::report::ending_of;
+use cairn_tak::board::Komi;
 use cairn_tak::notation::{parse_file, PtnGame};
 use std::path::Path;
 
@@ -19,8 +19,6 @@ use std::path::Path;
 pub struct Kept {
     /// Its place in the schedule (its `Round` less one).
     pub index: usize,
-    /// The winning colour, if any.
-    pub winner: Option<Color>,
     /// In short, as the match reports its games.
     pub result: GameResult,
     /// The game as PTN.
@@ -149,7 +147,6 @@ fn check(
         .map_err(|_| format!("result `{result}` is not one a match gives"))?;
     Ok(Kept {
         index,
-        winner: winner_of(&result),
         result: GameResult {
             round: index + 1,
             white: white.clone(),
