@@ -505,6 +505,8 @@ fn bad_tune_arguments_are_named() {
         (&["generate", "--shard", "5/4"][..], "--shard"),
         (&["generate", "--shard", "x"][..], "--shard"),
         (&["generate", "--siblings", "101"][..], "--siblings"),
+        (&["generate", "--threads", "0"][..], "--threads"),
+        (&["network", "--threads", "x"][..], "--threads"),
         (
             &["generate", "--komi", "0.3"][..],
             "invalid value '0.3' for '--komi <KOMI>': must be a multiple of 0.5 from -5 to 5",
@@ -577,6 +579,44 @@ fn generate_writes_to_the_current_directory_by_default() {
     let shard = std::fs::read_to_string(dir.join(&names[0])).unwrap();
     let games = shard.lines().last().and_then(Summary::parse).unwrap().games;
     assert_eq!(games, 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--threads` sets how many games are played at once, not which: one thread and two write the
+/// same data lines, the positions of the same games in the same order.
+#[test]
+fn generate_writes_the_same_games_on_any_number_of_threads() {
+    let dir = scratch("tune-threads");
+    let mut texts = Vec::new();
+    for threads in ["1", "2"] {
+        let out = dir.join(format!("t{threads}.txt"));
+        let args = [
+            "generate",
+            "--size",
+            "4",
+            "--games",
+            "6",
+            "--nodes",
+            "200",
+            "--siblings",
+            "50",
+            "--seed",
+            "5",
+            "--threads",
+            threads,
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let run = cairn_tune(&args, None);
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        texts.push(data_lines(&std::fs::read_to_string(&out).unwrap()));
+    }
+    assert!(texts[0].len() > 30, "{} lines", texts[0].len());
+    assert_eq!(texts[0], texts[1]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -46,6 +46,10 @@ pub struct TuneArgs {
     /// The mode.
     #[command(subcommand)]
     pub command: TuneCommand,
+    /// Threads for the parallel work (self-play games, training, scoring) [default: all
+    /// cores]; one leaves the other cores to a match running beside it.
+    #[arg(long, global = true, value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub threads: Option<u16>,
 }
 
 /// The modes of `cairn tune`.
@@ -369,7 +373,14 @@ pub const OLD_MODES: [(&str, &str); 6] = [
 /// Runs `cairn tune`; returns the exit code (errors are one line on stderr).
 pub fn run(args: TuneArgs) -> i32 {
     let with_size = |size: &SizeArg| size.size as usize;
-    let outcome = match &args.command {
+    let pool = match crate::workers::pool(args.threads) {
+        Ok(pool) => pool,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return 1;
+        }
+    };
+    let outcome = pool.install(|| match &args.command {
         TuneCommand::Generate(a) => {
             cairn_tak::with_size!(with_size(&a.size), |N| generate::<N>(a), else unreachable!())
         }
@@ -389,7 +400,7 @@ pub fn run(args: TuneArgs) -> i32 {
         TuneCommand::Spsa(a) => {
             cairn_tak::with_size!(with_size(&a.size), |N| run_spsa::<N>(a), else unreachable!())
         }
-    };
+    });
     match outcome {
         Ok(()) => 0,
         Err(message) => {
