@@ -731,7 +731,7 @@ fn the_candidate_networks_read_and_are_not_built_in() {
         sizes.push(net.size());
     }
     sizes.sort_unstable();
-    // `s8-r2` (docs/networks.md).
+    // `s8-r3` (docs/networks.md).
     assert_eq!(sizes, [8], "the candidates the docs name");
 }
 

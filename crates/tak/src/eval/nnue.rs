@@ -837,9 +837,8 @@ pub const ENV: &str = "CAIRN_NNUE";
 /// The networks built into the binary, as files ([`Network::from_bytes`]). A network is built
 /// in (`include_bytes!`) only where it beat what its size had before (the linear evaluation, or
 /// the previous network) by SPRT at equal time; until then a candidate plays through [`ENV`].
-/// 6×6: `s6-r11`; 5×5: `s5-r4`; 7×7: `s7-r3` (see the module doc). All are residual networks:
-/// each correction was fitted on top of the shipped linear weights of its size, so a change to
-/// those weights calls for a new fit.
+/// All are residual networks (see the module doc): each correction was fitted on top of the
+/// shipped linear weights of its size, so a change to those weights calls for a new fit.
 pub const BUILT_IN: &[&[u8]] = &[
     include_bytes!("../../nets/s6-r11.nnue"),
     include_bytes!("../../nets/s5-r4.nnue"),
