@@ -843,6 +843,7 @@ pub const BUILT_IN: &[&[u8]] = &[
     include_bytes!("../../nets/s6-r11.nnue"),
     include_bytes!("../../nets/s5-r4.nnue"),
     include_bytes!("../../nets/s7-r3.nnue"),
+    include_bytes!("../../nets/s8-r3.nnue"),
 ];
 
 /// The networks of `CAIRN_NNUE`, read at the first evaluation, by board size.
