@@ -221,10 +221,11 @@ fn training_learns_a_teacher_and_quantising_keeps_it() {
         "{scored:?} vs {after_q}"
     );
     // A fine-tune starts from the network itself: quantised again it is the same network,
-    // with the same loss.
+    // with the same loss (up to the order the parallel sum adds in).
     let start = Model::from_network(&net);
     assert!(start.to_network() == net);
-    assert_eq!(start.loss(&valid).1, after_q);
+    let again = start.loss(&valid).1;
+    assert!((again - after_q).abs() < 1e-9, "{again} vs {after_q}");
     let pos = random_positions::<6>(9, 1, 30).pop().expect("a position");
     let cp = net.evaluate(&pos).0 as f32;
     assert!((cp - net.logit(&pos) / SHIPPED_K as f32).abs() <= 1.0);
