@@ -715,7 +715,7 @@ fn check_tree_network<const N: usize>(bytes: &[u8], seed: u64) -> (Network, Vec<
 #[test]
 fn the_candidate_networks_read_and_are_not_built_in() {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/tak/candidates");
-    let mut sizes: Vec<usize> = Vec::new();
+    let mut sizes = Vec::new();
     // Git keeps no empty folder: without candidates the folder is gone.
     let entries = match std::fs::read_dir(&folder) {
         Ok(entries) => entries.collect(),
@@ -753,6 +753,12 @@ fn evaluates_as<const N: usize>(
     }
 }
 
+/// The tree's network `bytes` reads (`check_tree_network`), and `evaluate` gives what it gives.
+fn evaluates_as_built_in<const N: usize>(bytes: &[u8], seed: u64) {
+    let (net, positions) = check_tree_network::<N>(bytes, seed);
+    evaluates_as(&positions, |pos| net.evaluate(pos));
+}
+
 /// The folder of built-in networks (`crates/tak/nets/`) holds exactly what is built in, and each
 /// network reads; the built-in ones are what `evaluate` uses at their sizes (unless `CAIRN_NNUE`
 /// names others), and a size without a built-in network (4×4) keeps the linear evaluation.
@@ -786,19 +792,15 @@ fn the_networks_in_the_tree_read_and_the_built_in_ones_evaluate() {
     for bytes in [s6, s5, s7, s8] {
         assert!(cairn_tak::eval::nnue::BUILT_IN.contains(&bytes));
     }
-    let (net6, positions6) = check_tree_network::<6>(s6, 11);
-    let (net5, positions5) = check_tree_network::<5>(s5, 12);
-    let (net7, positions7) = check_tree_network::<7>(s7, 15);
-    let (net8, positions8) = check_tree_network::<8>(s8, 14);
     assert!(
         std::env::var_os(cairn_tak::eval::nnue::ENV).is_none(),
         "run the tests without {}",
         cairn_tak::eval::nnue::ENV
     );
-    evaluates_as(&positions6, |pos| net6.evaluate(pos));
-    evaluates_as(&positions5, |pos| net5.evaluate(pos));
-    evaluates_as(&positions7, |pos| net7.evaluate(pos));
-    evaluates_as(&positions8, |pos| net8.evaluate(pos));
+    evaluates_as_built_in::<6>(s6, 11);
+    evaluates_as_built_in::<5>(s5, 12);
+    evaluates_as_built_in::<7>(s7, 15);
+    evaluates_as_built_in::<8>(s8, 14);
     let positions4 = live_positions::<4>(13, 20);
     assert!(positions4.len() > 100);
     evaluates_as(&positions4, cairn_tak::eval::evaluate_linear);
