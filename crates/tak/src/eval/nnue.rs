@@ -842,7 +842,7 @@ pub const ENV: &str = "CAIRN_NNUE";
 pub const BUILT_IN: &[&[u8]] = &[
     include_bytes!("../../nets/s6-r11.nnue"),
     include_bytes!("../../nets/s5-r4.nnue"),
-    include_bytes!("../../nets/s7-r3.nnue"),
+    include_bytes!("../../nets/s7-r4.nnue"),
     include_bytes!("../../nets/s8-r3.nnue"),
 ];
 
